@@ -1,0 +1,5 @@
+import sys
+
+from quickening.cli import main
+
+sys.exit(main())

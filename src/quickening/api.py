@@ -1,0 +1,162 @@
+"""The Python API of the interpreter.
+
+    from quickening import api
+    api.run_path("script.py", argv=["script.py", "x"])   # like `python script.py x`
+    api.run_module("package.module")                     # like `python -m package.module`
+    api.run_code(code, globals_dict)                      # exec(code, globals) in the interpreter
+    api.call(fn, *args, **kwargs)                         # fn's body runs in the interpreter
+
+Functions, classes and generators created by interpreted code keep running
+in the interpreter wherever they are called from.
+"""
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import types
+
+from quickening.interp import host
+
+host.check_host()
+
+from quickening.interp import escapes, ops  # noqa: E402,F401  (ops registers the handlers)
+from quickening.interp import runtime  # noqa: E402,F401  (registers the intercepts)
+from quickening.interp.codeinfo import info_for  # noqa: E402
+from quickening.interp.frame import THREAD, Frame, builtins_of  # noqa: E402
+from quickening.interp.functions import interpreted_info, new_frame, trampoline_for  # noqa: E402
+from quickening.interp.loop import run_frame  # noqa: E402
+from quickening.interp.ops.registry import NULL  # noqa: E402
+
+__all__ = ["run_code", "run_path", "run_module", "call", "Interpreter"]
+
+
+class Interpreter:
+    """Options of an interpreter run (shared by the CLI and the API)."""
+
+    def __init__(self, specialize=True, interpret=(), interpret_all=False):
+        self.specialize = specialize
+        self.interpret = list(interpret)
+        self.interpret_all = interpret_all
+
+
+def run_code(code, globals_, locals_=None, *, closure=None, _back=None):
+    """Execute a code object in the interpreter, like exec(code, globals, locals)."""
+    if not isinstance(code, types.CodeType):
+        raise TypeError(f"run_code() needs a code object, not {type(code).__name__}")
+    info = info_for(code)
+    escapes.watch(code)
+    if "__builtins__" not in globals_:
+        import builtins
+        globals_["__builtins__"] = builtins
+    fast = [NULL] * info.free_start
+    if info.nfree:
+        if closure is None or len(closure) != info.nfree:
+            raise TypeError("code object requires a closure of exactly length "
+                            f"{info.nfree}")
+        fast += closure
+    optimized = code.co_flags & host.CO_OPTIMIZED
+    if locals_ is None and not optimized:
+        locals_ = globals_
+    back = _back if _back is not None else THREAD.frame
+    frame = Frame(info, fast, globals_, builtins_of(globals_),
+                  None if optimized else locals_, None,
+                  back.depth + 1 if back is not None else 1)
+    return run_frame(frame)
+
+
+def call(fn, /, *args, **kwargs):
+    """Call fn with its body (and everything it calls from Python) interpreted."""
+    if isinstance(fn, types.MethodType):
+        return call(fn.__func__, fn.__self__, *args, **kwargs)
+    if not isinstance(fn, types.FunctionType):
+        return fn(*args, **kwargs)
+    info = interpreted_info(fn) or info_for(fn.__code__)
+    escapes.watch(info.code)
+    trampoline_for(info)
+    back = THREAD.frame
+    frame = new_frame(info, fn, args, kwargs or None, back.depth + 1 if back is not None else 1)
+    if info.is_generator_like:
+        from quickening.interp import generators
+        return generators.wrap(frame)
+    return run_frame(frame)
+
+
+def _fresh_main(path=None, spec=None, loader=None):
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__cached__ = None
+    main.__loader__ = loader
+    main.__spec__ = spec
+    main.__package__ = spec.parent if spec is not None else None
+    import builtins
+    main.__builtins__ = builtins
+    if path is None:
+        del main.__file__
+    return main
+
+
+def run_path(path, run_name="__main__", argv=None, *, set_sys_path=True):
+    """Run a script file like `python path args...`; return its module globals."""
+    with open(path, "rb") as fh:
+        source = fh.read()
+    code = compile(source, path, "exec", dont_inherit=True)
+    loader = importlib.machinery.SourceFileLoader(run_name, path)
+    main = _fresh_main(path, None, loader)
+    main.__name__ = run_name
+    if argv is not None:
+        sys.argv[:] = argv
+    if set_sys_path:
+        sys.path[0:1] = [os.path.dirname(os.path.realpath(path))]
+    previous = sys.modules.get(run_name)
+    sys.modules[run_name] = main
+    try:
+        run_code(code, main.__dict__)
+    finally:
+        if run_name != "__main__" and previous is not None:
+            sys.modules[run_name] = previous
+    return main.__dict__
+
+
+def run_source(source, filename="<string>", argv=None):
+    """Run source text like `python -c source`; return its module globals."""
+    code = compile(source, filename, "exec", dont_inherit=True)
+    main = _fresh_main()
+    main.__loader__ = importlib.machinery.BuiltinImporter
+    if argv is not None:
+        sys.argv[:] = argv
+    sys.modules["__main__"] = main
+    run_code(code, main.__dict__)
+    return main.__dict__
+
+
+class ModuleNotFound(Exception):
+    pass
+
+
+def run_module(modname, run_name="__main__", argv=None):
+    """Run a module like `python -m modname args...`; return its globals."""
+    spec = importlib.util.find_spec(modname)
+    if spec is None:
+        raise ModuleNotFound(f"No module named {modname}")
+    if spec.submodule_search_locations is not None:
+        if modname == "__main__" or modname.endswith(".__main__"):
+            raise ModuleNotFound(f"Cannot use package as __main__ module")
+        main_name = modname + ".__main__"
+        spec = importlib.util.find_spec(main_name)
+        if spec is None:
+            raise ModuleNotFound(f"No module named {main_name}; '{modname}' is a package "
+                                 f"and cannot be directly executed")
+        modname = main_name
+    loader = spec.loader
+    code = loader.get_code(modname) if hasattr(loader, "get_code") else None
+    if code is None:
+        raise ModuleNotFound(f"No code object available for {modname}")
+    main = _fresh_main(spec.origin, spec, loader)
+    main.__name__ = run_name
+    main.__cached__ = spec.cached
+    if argv is not None:
+        sys.argv[:] = [spec.origin, *argv[1:]]
+    sys.modules[run_name] = main
+    run_code(code, main.__dict__)
+    return main.__dict__

@@ -1,0 +1,130 @@
+"""`quickening run`: run a program in the interpreter, used like `python`.
+
+    quickening run [options] script.py args...
+    quickening run [options] -m package.module args...
+    quickening run [options] -c "code" args...
+
+options:
+  --interpret PATTERN   also interpret modules whose name matches (repeatable)
+  --interpret-all       interpret every Python module imported after start-up
+  --no-specialize       leave every site generic
+  --stats               print per-function escapes (and per-site statistics) to stderr
+  --stats-json FILE     write the statistics as JSON
+"""
+
+import os
+import signal
+import sys
+
+from quickening.pyargs import UsageError, parse_python_like
+
+FLAGS = ("--interpret-all", "--no-specialize", "--stats", "-h", "--help")
+VALUED = ("--stats-json",)
+REPEATABLE = ("--interpret",)
+
+
+def _error(message, status=2):
+    print(f"quickening run: {message}", file=sys.stderr)
+    return status
+
+
+def main(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    try:
+        parsed = parse_python_like(argv, FLAGS, VALUED, REPEATABLE, prog="quickening run")
+    except UsageError as exc:
+        return _error(str(exc).removeprefix("quickening run: "))
+    if parsed.options.get("-h") or parsed.options.get("--help"):
+        print(__doc__.strip())
+        return 0
+    try:
+        from quickening.interp import host
+        host.check_host()
+    except Exception as exc:  # UnsupportedHost
+        return _error(str(exc))
+    return execute(parsed.target, parsed.options)
+
+
+def execute(target, options):
+    from quickening import api
+    from quickening.interp import escapes, importer, tracebacks
+
+    if target.kind == "path":
+        path = target.value
+        if not os.path.exists(path):
+            return _error(f"can't open file {os.path.abspath(path)!r}: [Errno 2] No such file or directory")
+        if os.path.isdir(path):
+            return _error(f"can't run a directory: {path!r}")
+        program_dir = os.path.dirname(os.path.realpath(path))
+    else:
+        program_dir = os.getcwd()
+        sys.path[0:1] = [program_dir if target.kind == "module" else ""]
+
+    escapes.enable()
+    finder = importer.install([program_dir], options.get("--interpret", []),
+                              bool(options.get("--interpret-all")))
+    status = 0
+    try:
+        try:
+            if target.kind == "path":
+                try:
+                    with open(target.value, "rb") as fh:
+                        source = fh.read()
+                    compile(source, target.value, "exec", dont_inherit=True)
+                except SyntaxError as exc:
+                    _print_syntax_error(exc)
+                    return 1
+                api.run_path(target.value, argv=target.argv)
+            elif target.kind == "code":
+                try:
+                    compile(target.value, "<string>", "exec", dont_inherit=True)
+                except SyntaxError as exc:
+                    _print_syntax_error(exc)
+                    return 1
+                api.run_source(target.value, argv=target.argv)
+            else:
+                try:
+                    api.run_module(target.value, argv=target.argv)
+                except api.ModuleNotFound as exc:
+                    return _error(str(exc), 1)
+        except SystemExit:
+            raise
+        except KeyboardInterrupt as exc:
+            tracebacks.clean(exc)
+            sys.excepthook(type(exc), exc, exc.__traceback__)
+            _report(options)
+            _die_by_sigint()
+        except BaseException as exc:
+            tracebacks.clean(exc)
+            sys.excepthook(type(exc), exc, exc.__traceback__)
+            status = 1
+    finally:
+        importer.uninstall(finder)
+    _report(options)
+    return status
+
+
+def _print_syntax_error(exc):
+    import traceback
+    sys.stderr.write("".join(traceback.format_exception_only(exc)))
+
+
+def _die_by_sigint():
+    sys.stdout.flush()
+    sys.stderr.flush()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+_reported = False
+
+
+def _report(options):
+    global _reported
+    if _reported or not (options.get("--stats") or options.get("--stats-json")):
+        return
+    _reported = True
+    from quickening.stats_report import report
+    report(options)

@@ -1,0 +1,169 @@
+"""Everything decoded once per code object.
+
+A code object is decoded the first time the interpreter meets it: the
+instruction table (one entry per 16-bit code unit, so an index is the
+offset // 2 that CPython's quickened stream uses; CACHE units hold None and
+are never dispatched), pre-decoded arguments and jump targets, the exception
+table for bisection, the line of every instruction, and the layout of the
+frame's fast locals.  Nothing here changes while the code runs.
+"""
+
+import bisect
+import dis
+import weakref
+
+from quickening.interp import host
+from quickening.interp.ops.registry import HANDLERS, DECODERS
+
+
+class ExceptionEntry:
+    __slots__ = ("start", "end", "target", "depth", "lasti")
+
+    def __init__(self, start, end, target, depth, lasti):
+        self.start, self.end, self.target, self.depth, self.lasti = start, end, target, depth, lasti
+
+
+class CodeInfo:
+    """The decoded form of one code object (shared by every function using it)."""
+
+    __slots__ = (
+        "code", "instrs", "opcodes", "opargs", "starts", "prev_start", "lines",
+        "exc_entries", "exc_starts", "names", "localsplus", "nlocalsplus", "nfree",
+        "free_start", "ncells_and_locals", "argcount", "posonlycount", "kwonlycount",
+        "nparams", "varargs_index", "varkw_index", "param_index", "flags",
+        "is_generator_like", "trampoline", "binder_code", "standin", "__weakref__",
+        "quickened", "sites", "cell_names",
+    )
+
+    def __init__(self, code):
+        self.code = code
+        self.flags = code.co_flags
+        self.is_generator_like = bool(code.co_flags & host.GENERATOR_LIKE)
+        self.names = code.co_names
+        self.trampoline = None
+        self.binder_code = None
+        self.standin = None
+        self.quickened = None
+        self.sites = None
+        self._decode_locals()
+        self._decode_instructions()
+        self._decode_exception_table()
+        self._decode_lines()
+
+    # -- fast locals -------------------------------------------------------
+    def _decode_locals(self):
+        code = self.code
+        varnames = code.co_varnames
+        extra_cells = [c for c in code.co_cellvars if c not in varnames]
+        self.localsplus = tuple(varnames) + tuple(extra_cells) + tuple(code.co_freevars)
+        self.nlocalsplus = len(self.localsplus)
+        self.nfree = len(code.co_freevars)
+        self.free_start = self.nlocalsplus - self.nfree
+        self.ncells_and_locals = self.free_start
+        self.cell_names = frozenset(code.co_cellvars)
+        self.argcount = code.co_argcount
+        self.posonlycount = code.co_posonlyargcount
+        self.kwonlycount = code.co_kwonlyargcount
+        n = code.co_argcount + code.co_kwonlyargcount
+        self.varargs_index = n if code.co_flags & host.CO_VARARGS else -1
+        if code.co_flags & host.CO_VARARGS:
+            n += 1
+        self.varkw_index = n if code.co_flags & host.CO_VARKEYWORDS else -1
+        if code.co_flags & host.CO_VARKEYWORDS:
+            n += 1
+        self.nparams = n
+        # keyword-addressable parameters (not positional-only)
+        self.param_index = {varnames[i]: i for i in range(code.co_posonlyargcount,
+                                                         code.co_argcount + code.co_kwonlyargcount)}
+
+    # -- instructions ------------------------------------------------------
+    def _decode_instructions(self):
+        raw = self.code.co_code
+        nunits = len(raw) // 2
+        opcodes = [0] * nunits
+        opargs = [0] * nunits
+        instrs = [None] * nunits
+        starts = []
+        prev_start = {}
+        ext = 0
+        pc = 0
+        last = -1
+        while pc < nunits:
+            op = raw[2 * pc]
+            arg = raw[2 * pc + 1] | ext
+            ext = (arg << 8) if op == host.EXTENDED_ARG else 0
+            ncache = host.CACHE_ENTRIES.get(op, 0)
+            nxt = pc + 1 + ncache
+            opcodes[pc] = op
+            opargs[pc] = arg
+            starts.append(pc)
+            if last >= 0:
+                prev_start[pc] = last
+            last = pc
+            pc = nxt
+        prev_start[nunits] = last
+        self.opcodes = opcodes
+        self.opargs = opargs
+        self.starts = starts
+        self.prev_start = prev_start
+        self.instrs = instrs
+        for i, pc in enumerate(starts):
+            op = opcodes[pc]
+            nxt = starts[i + 1] if i + 1 < len(starts) else nunits
+            handler = HANDLERS[op]
+            if handler is None:
+                raise SystemError(f"no handler for opcode {host.OPNAME.get(op, op)}")
+            decode = DECODERS[op]
+            arg = decode(self, opargs[pc], pc, nxt) if decode is not None else opargs[pc]
+            instrs[pc] = (handler, arg, nxt)
+
+    def _decode_exception_table(self):
+        entries = []
+        for e in dis._parse_exception_table(self.code):
+            entries.append(ExceptionEntry(e.start // 2, e.end // 2, e.target // 2, e.depth, e.lasti))
+        self.exc_entries = entries
+        self.exc_starts = [e.start for e in entries]
+
+    def _decode_lines(self):
+        nunits = len(self.opcodes)
+        lines = [None] * nunits
+        for start, end, line in self.code.co_lines():
+            for u in range(start // 2, min(end // 2, nunits)):
+                lines[u] = line
+        self.lines = lines
+
+    # -- queries -----------------------------------------------------------
+    def handler_for(self, pc):
+        """The exception-table entry covering instruction pc, or None."""
+        i = bisect.bisect_right(self.exc_starts, pc) - 1
+        # entries do not overlap and are sorted by start
+        if i >= 0:
+            e = self.exc_entries[i]
+            if e.start <= pc < e.end:
+                return e
+        return None
+
+    def line_at(self, pc):
+        if 0 <= pc < len(self.lines):
+            return self.lines[pc]
+        return None
+
+    def target_of(self, pc):
+        """For a relative jump at pc, the code unit it lands on (used by decoders)."""
+        return pc
+
+
+_INFOS = weakref.WeakKeyDictionary() if False else {}
+
+
+def info_for(code):
+    """The CodeInfo of a code object, decoding it on first use.
+
+    Keyed by id() because code objects hash by value; the entry keeps the
+    code alive, so the id cannot be reused while it is in the table.
+    """
+    info = _INFOS.get(id(code))
+    if info is None:
+        info = CodeInfo(code)
+        _INFOS[id(code)] = info
+    return info

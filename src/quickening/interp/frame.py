@@ -1,0 +1,74 @@
+"""An interpreted frame and the per-thread interpreter state."""
+
+import threading
+
+from quickening.interp.ops.registry import NULL
+
+
+class Frame:
+    """One activation of a code object in the interpreter.
+
+    `fast` holds the fast locals in CPython's localsplus order (locals, then
+    cells that are not arguments, then free variables); `stack` is the value
+    stack.  `pc` is the code-unit index to resume at; while a frame is
+    running, the loop keeps the live pc in a local and stores it here only
+    when the frame is suspended (a call, a yield) or inspected.
+    """
+
+    __slots__ = ("info", "fast", "stack", "pc", "globals", "builtins", "locals",
+                 "back", "callee", "retval", "depth", "no_tb", "gen", "exc_stack",
+                 "func", "view", "entry_lasti")
+
+    def __init__(self, info, fast, globals_, builtins, locals_, back, depth):
+        self.info = info
+        self.fast = fast
+        self.stack = []
+        self.pc = 0
+        self.globals = globals_
+        self.builtins = builtins
+        self.locals = locals_
+        self.back = back
+        self.callee = None
+        self.retval = None
+        self.depth = depth
+        self.no_tb = False
+        self.gen = None
+        self.exc_stack = None
+        self.func = None
+        self.view = None
+
+    @property
+    def code(self):
+        return self.info.code
+
+    def lasti(self):
+        """The code unit of the instruction being executed (or last executed)."""
+        return self.info.prev_start.get(self.pc, self.pc)
+
+    def lineno(self):
+        return self.info.line_at(self.lasti())
+
+    def __repr__(self):
+        code = self.info.code
+        return f"<interpreted frame {code.co_qualname} at {code.co_filename}:{self.lineno()}>"
+
+
+class ThreadState(threading.local):
+    """Per-thread interpreter state: the innermost interpreted frame."""
+
+    def __init__(self):
+        self.frame = None
+
+
+THREAD = ThreadState()
+
+
+def builtins_of(globals_):
+    """The builtins a frame with these globals uses (as CPython: globals['__builtins__'])."""
+    b = globals_.get("__builtins__", NULL) if type(globals_) is dict else NULL
+    if b is NULL:
+        import builtins
+        return builtins.__dict__
+    if type(b) is not dict:
+        b = getattr(b, "__dict__", b)
+    return b

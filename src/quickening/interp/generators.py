@@ -1,0 +1,262 @@
+"""Generators, coroutines and async generators whose frames run here.
+
+The object a generator function returns must be a genuine generator (or
+coroutine, or async generator) so that `inspect`, `asyncio` and C code accept
+it.  So the function returns a small native *driver* that delegates every
+send/throw/close to an inner object of ours (`yield from inner`, `await
+inner`, or an explicit delegation loop for async generators); the inner
+object resumes the interpreted frame with `run_frame`.
+"""
+
+import types
+
+from quickening.interp import host, tracebacks
+from quickening.interp.loop import run_frame
+from quickening.interp.ops.registry import RETURN
+
+_DONE = -4  # frame.pc of a frame that finished with an exception
+
+
+class AsyncGenWrapped:
+    """What INTRINSIC_ASYNC_GEN_WRAP makes of a value an async generator yields."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _finished(frame):
+    return frame.pc < 0
+
+
+class InterpGenerator:
+    """The inner object of a generator (and the base of the other kinds)."""
+
+    __slots__ = ("frame", "running", "started", "__weakref__")
+    _kind = "generator"
+
+    def __init__(self, frame):
+        self.frame = frame
+        self.running = False
+        self.started = False
+        frame.gen = self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.send(None)
+
+    def _resume(self, value, exc=None):
+        frame = self.frame
+        if self.running:
+            raise ValueError(f"{self._kind} already executing")
+        if frame.pc < 0:
+            if exc is not None:
+                raise exc
+            self._exhausted()
+        if self.started:
+            if exc is None:
+                frame.stack.append(value)
+        else:
+            self.started = True
+            if exc is not None:
+                frame.pc = _DONE
+                raise exc
+        self.running = True
+        try:
+            result = run_frame(frame, exc)
+        finally:
+            self.running = False
+        if frame.pc == RETURN:
+            frame.stack.clear()
+            if result is None:
+                raise StopIteration
+            raise StopIteration(result)
+        return result
+
+    def _exhausted(self):
+        raise StopIteration
+
+    def send(self, value):
+        return self._resume(value)
+
+    def throw(self, typ, val=None, tb=None):
+        return self._resume(None, _normalize(typ, val, tb))
+
+    def close(self):
+        frame = self.frame
+        if frame.pc < 0 or not self.started:
+            frame.pc = _DONE
+            return None
+        try:
+            self._resume(None, GeneratorExit())
+        except GeneratorExit:
+            return None
+        except StopIteration as stop:
+            return stop.value
+        raise RuntimeError(f"{self._kind} ignored GeneratorExit")
+
+
+def _normalize(typ, val, tb):
+    if isinstance(typ, BaseException):
+        if val is not None:
+            raise TypeError("instance exception may not have a separate value")
+        exc = typ
+    elif isinstance(typ, type) and issubclass(typ, BaseException):
+        if val is None:
+            exc = typ()
+        elif isinstance(val, typ):
+            exc = val
+        else:
+            exc = typ(*val) if isinstance(val, tuple) else typ(val)
+    else:
+        raise TypeError(f"exceptions must be classes or instances deriving from BaseException, "
+                        f"not {type(typ).__name__}")
+    if tb is not None:
+        exc = exc.with_traceback(tb)
+    return exc
+
+
+class InterpCoroutine(InterpGenerator):
+    __slots__ = ()
+    _kind = "coroutine"
+
+    def __await__(self):
+        return self
+
+    def _exhausted(self):
+        raise RuntimeError("cannot reuse already awaited coroutine")
+
+
+# -- async generators ---------------------------------------------------------
+class InterpAsyncGenerator(InterpGenerator):
+    __slots__ = ("closed",)
+    _kind = "async generator"
+
+    def __init__(self, frame):
+        super().__init__(frame)
+        self.closed = False
+
+    def asend(self, value):
+        return _AsyncStep(self, value, None)
+
+    def athrow(self, typ, val=None, tb=None):
+        return _AsyncStep(self, None, _normalize(typ, val, tb))
+
+    def aclose(self):
+        return _AsyncStep(self, None, GeneratorExit(), closing=True)
+
+    def _exhausted(self):
+        raise StopAsyncIteration
+
+
+class _AsyncStep:
+    """The awaitable of one asend/athrow/aclose: runs the frame to its next async yield."""
+
+    __slots__ = ("agen", "value", "exc", "closing", "state")
+
+    def __init__(self, agen, value, exc, closing=False):
+        self.agen, self.value, self.exc, self.closing = agen, value, exc, closing
+        self.state = 0
+
+    def __await__(self):
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.send(None)
+
+    def send(self, value):
+        if self.state == 0:
+            self.state = 1
+            exc, self.exc = self.exc, None
+            if self.closing and (not self.agen.started or self.agen.frame.pc < 0):
+                self.agen.frame.pc = _DONE
+                raise StopIteration
+            return self._step(self.value if exc is None else None, exc)
+        return self._step(value, None)
+
+    def throw(self, typ, val=None, tb=None):
+        return self._step(None, _normalize(typ, val, tb))
+
+    def close(self):
+        self.state = 2
+
+    def _step(self, value, exc):
+        agen = self.agen
+        try:
+            result = agen._resume(value, exc)
+        except StopIteration:
+            if self.closing:
+                raise StopIteration from None
+            raise StopAsyncIteration from None
+        except GeneratorExit:
+            if self.closing:
+                raise StopIteration from None
+            raise
+        if type(result) is AsyncGenWrapped:
+            if self.closing:
+                raise RuntimeError("async generator ignored GeneratorExit")
+            raise StopIteration(result.value)
+        return result
+
+
+# -- native drivers -------------------------------------------------------------
+def _drive_generator(inner):
+    return (yield from inner)
+
+
+async def _drive_coroutine(inner):
+    return await inner
+
+
+async def _drive_async_generator(inner):
+    try:
+        value = await inner.asend(None)
+    except StopAsyncIteration:
+        return
+    while True:
+        try:
+            sent = yield value
+        except GeneratorExit:
+            await inner.aclose()
+            raise
+        except BaseException as exc:
+            try:
+                value = await inner.athrow(exc)
+            except StopAsyncIteration:
+                return
+        else:
+            try:
+                value = await inner.asend(sent)
+            except StopAsyncIteration:
+                return
+
+
+_drive_iterable_coroutine = types.FunctionType(
+    _drive_generator.__code__.replace(co_flags=_drive_generator.__code__.co_flags
+                                      | host.CO_ITERABLE_COROUTINE),
+    globals(), "_drive_iterable_coroutine")
+
+for _fn in (_drive_generator, _drive_coroutine, _drive_async_generator, _drive_iterable_coroutine):
+    tracebacks.INTERNAL_CODES.add(_fn.__code__)
+
+
+def wrap(frame):
+    """The native object a call of a generator-like function returns."""
+    code = frame.info.code
+    flags = code.co_flags
+    if flags & host.CO_COROUTINE:
+        obj = _drive_coroutine(InterpCoroutine(frame))
+    elif flags & host.CO_ASYNC_GENERATOR:
+        obj = _drive_async_generator(InterpAsyncGenerator(frame))
+    elif flags & host.CO_ITERABLE_COROUTINE:
+        obj = _drive_iterable_coroutine(InterpGenerator(frame))
+    else:
+        obj = _drive_generator(InterpGenerator(frame))
+    obj.__name__ = code.co_name
+    obj.__qualname__ = code.co_qualname
+    return obj

@@ -1,0 +1,118 @@
+"""The evaluation loop.
+
+`run_frame(frame)` executes a frame and every interpreted frame it calls,
+in this one loop: a call pushes a frame and a return pops it, so
+interpreted-to-interpreted calls use no host stack.  It returns when the
+entry frame returns or yields (`frame.retval`/`frame.pc` tell which), and
+raises when an exception leaves the entry frame.
+
+Dispatch is an index into the code object's instruction table; a handler
+returns the next pc, or a negative signal (registry.SWITCH / RETURN / YIELD)
+that this loop turns into a frame switch.
+"""
+
+import sys
+
+from quickening.interp import handled, tracebacks
+from quickening.interp.frame import THREAD
+from quickening.interp.ops.registry import RETURN, SWITCH, YIELD
+
+_getrecursionlimit = sys.getrecursionlimit
+
+
+def run_frame(entry, throw=None):
+    """Run `entry` until it returns or yields; return the value.
+
+    With `throw`, the exception is raised at the frame's current instruction
+    first (generator.throw()).  After a yield, entry.pc >= 0 and
+    entry.retval is the yielded value; after a return, entry.pc == RETURN.
+    """
+    ts = THREAD
+    saved_frame = ts.frame
+    saved_handled = handled.current()
+    entry.back = saved_frame
+    if entry.exc_stack:
+        handled.set_handled(entry.exc_stack[-1])
+    ts.frame = f = entry
+    exc = throw
+    pc = f.pc
+    if exc is not None:
+        pc = f.info.prev_start.get(pc, pc)
+    try:
+        while True:
+            if exc is None:
+                stack = f.stack
+                instrs = f.info.instrs
+                try:
+                    while pc >= 0:
+                        h, arg, nxt = instrs[pc]
+                        pc = h(f, stack, arg, nxt)
+                except BaseException as e:
+                    exc = e
+                else:
+                    if pc == SWITCH:
+                        callee = f.callee
+                        f.callee = None
+                        if callee.depth > 900 and callee.depth > _getrecursionlimit():
+                            exc = RecursionError("maximum recursion depth exceeded")
+                            pc = f.info.prev_start[f.pc]
+                            continue
+                        callee.back = f
+                        ts.frame = f = callee
+                        pc = f.pc
+                        continue
+                    if pc == RETURN:
+                        value = f.retval
+                        if f is entry:
+                            f.retval = None
+                            f.pc = RETURN
+                            return value
+                        f.retval = None
+                        back = f.back
+                        f.back = None
+                        ts.frame = f = back
+                        f.stack.append(value)
+                        pc = f.pc
+                        continue
+                    if pc == YIELD:
+                        # only generator frames yield, and they are always entry frames
+                        return f.retval
+                    raise SystemError(f"bad handler result {pc}")
+            # -- unwinding: exc was raised at instruction pc of frame f --------
+            if f.no_tb:
+                f.no_tb = False
+                exc.__traceback__ = tracebacks.strip_internal(exc.__traceback__)
+            else:
+                tracebacks.add_entry(exc, f, pc)
+            entry_ = f.info.handler_for(pc)
+            if entry_ is not None:
+                stack = f.stack
+                del stack[entry_.depth:]
+                if entry_.lasti:
+                    stack.append(pc)
+                stack.append(exc)
+                exc = None
+                pc = entry_.target
+                continue
+            # the frame is finished with an exception
+            if f is entry:
+                f.pc = -4
+                raise_out(exc, saved_handled)
+            back = f.back
+            f.back = None
+            ts.frame = f = back
+            pc = f.info.prev_start[f.pc]
+    finally:
+        ts.frame = saved_frame
+        if handled.current() is not saved_handled:
+            handled.set_handled(saved_handled)
+
+
+def raise_out(exc, saved_handled):
+    """Raise exc to the host caller without letting the host rewrite its context."""
+    if handled.current() is not None:
+        handled.set_handled(None)
+    try:
+        raise exc
+    finally:
+        exc = None

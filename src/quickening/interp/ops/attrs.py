@@ -1,0 +1,56 @@
+"""Attributes: LOAD_ATTR, STORE_ATTR, DELETE_ATTR, LOAD_SUPER_ATTR."""
+
+from quickening.interp.ops.registry import NULL, handles, name
+
+
+def _attr(info, oparg, pc, nxt):
+    return (info.names[oparg >> 1], oparg & 1)
+
+
+@handles("LOAD_ATTR", decode=_attr)
+def load_attr(f, stack, arg, nxt):
+    attr = getattr(stack[-1], arg[0])
+    if arg[1]:
+        # method-call form: (attr, NULL) calls attr with no implicit self
+        stack[-1] = attr
+        stack.append(NULL)
+    else:
+        stack[-1] = attr
+    return nxt
+
+
+@handles("STORE_ATTR", decode=name)
+def store_attr(f, stack, arg, nxt):
+    owner = stack.pop()
+    setattr(owner, arg, stack.pop())
+    return nxt
+
+
+@handles("DELETE_ATTR", decode=name)
+def delete_attr(f, stack, arg, nxt):
+    delattr(stack.pop(), arg)
+    return nxt
+
+
+def _super_attr(info, oparg, pc, nxt):
+    return (info.names[oparg >> 2], oparg & 1, oparg & 2)
+
+
+@handles("LOAD_SUPER_ATTR", decode=_super_attr)
+def load_super_attr(f, stack, arg, nxt):
+    self_ = stack.pop()
+    cls = stack.pop()
+    global_super = stack.pop()
+    attrname, method, two_args = arg
+    if global_super is super and isinstance(cls, type):
+        proxy = super(cls, self_)
+    elif two_args:
+        proxy = global_super(cls, self_)
+    else:
+        from quickening.interp.ops.calls import INTERCEPTS
+        special = INTERCEPTS.get(id(global_super))
+        proxy = special(f, global_super, (), None) if special else global_super()
+    stack.append(getattr(proxy, attrname))
+    if method:
+        stack.append(NULL)
+    return nxt

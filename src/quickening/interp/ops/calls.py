@@ -1,0 +1,130 @@
+"""Calls and function creation: CALL, CALL_KW, CALL_FUNCTION_EX, MAKE_FUNCTION.
+
+A call of a function whose body the interpreter runs pushes a frame in the
+same loop (registry.SWITCH); anything else is called natively.  A few
+builtins look at their caller's frame (locals(), super(), exec ...): those
+are answered from the interpreted frame (see runtime.py).
+"""
+
+from types import FunctionType, MethodType
+
+from quickening.interp import functions
+from quickening.interp.ops.registry import NULL, SWITCH, handles
+
+_TRAMPOLINES = functions.TRAMPOLINES
+_new_frame = functions.new_frame
+INTERCEPTS = {}  # id(builtin) -> handler(frame, args, kwargs); filled by runtime.py
+
+
+def call_object(f, stack, func, args, kwargs, nxt):
+    """Call func(*args, **kwargs) for frame f; push the result or switch frames."""
+    tf = type(func)
+    if tf is FunctionType:
+        info = _TRAMPOLINES.get(id(func.__code__))
+        if info is not None and not info.is_generator_like:
+            f.callee = _new_frame(info, func, args, kwargs, f.depth + 1)
+            f.pc = nxt
+            return SWITCH
+    elif tf is MethodType:
+        inner = func.__func__
+        if type(inner) is FunctionType:
+            info = _TRAMPOLINES.get(id(inner.__code__))
+            if info is not None and not info.is_generator_like:
+                f.callee = _new_frame(info, inner, (func.__self__, *args), kwargs, f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+    f.pc = nxt
+    special = INTERCEPTS.get(id(func))
+    if special is not None:
+        stack.append(special(f, func, args, kwargs))
+    elif kwargs:
+        stack.append(func(*args, **kwargs))
+    else:
+        stack.append(func(*args))
+    return nxt
+
+
+@handles("CALL")
+def call(f, stack, arg, nxt):
+    base = len(stack) - arg - 2
+    func = stack[base]
+    self_ = stack[base + 1]
+    args = stack[base + 2:] if self_ is NULL else stack[base + 1:]
+    del stack[base:]
+    return call_object(f, stack, func, args, None, nxt)
+
+
+@handles("CALL_KW")
+def call_kw(f, stack, arg, nxt):
+    kwnames = stack.pop()
+    base = len(stack) - arg - 2
+    func = stack[base]
+    self_ = stack[base + 1]
+    args = stack[base + 2:] if self_ is NULL else stack[base + 1:]
+    del stack[base:]
+    nkw = len(kwnames)
+    kwargs = dict(zip(kwnames, args[len(args) - nkw:]))
+    del args[len(args) - nkw:]
+    return call_object(f, stack, func, args, kwargs, nxt)
+
+
+def _star_args_error(func, args):
+    from quickening.interp.ops.containers import function_str
+    return TypeError(f"{function_str(func)} argument after * must be an iterable, "
+                     f"not {type(args).__name__}")
+
+
+@handles("CALL_FUNCTION_EX")
+def call_function_ex(f, stack, arg, nxt):
+    kwargs = stack.pop() if arg & 1 else None
+    args = stack.pop()
+    self_ = stack.pop()
+    func = stack.pop()
+    if type(args) is not tuple:
+        try:
+            args = tuple(args)
+        except TypeError:
+            if not hasattr(type(args), "__iter__") and not hasattr(type(args), "__getitem__"):
+                raise _star_args_error(func, args) from None
+            raise
+    if self_ is not NULL:
+        args = (self_, *args)
+    if kwargs is not None and type(kwargs) is not dict:
+        kwargs = dict(kwargs)
+    return call_object(f, stack, func, args, kwargs or None, nxt)
+
+
+class PendingClosure:
+    """A function whose closure is not set yet: `__closure__` is read-only, so
+    a function with free variables is created by the SET_FUNCTION_ATTRIBUTE
+    that follows MAKE_FUNCTION (the compiler always emits the closure first)."""
+    __slots__ = ("code", "globals")
+
+    def __init__(self, code, globals_):
+        self.code, self.globals = code, globals_
+
+
+@handles("MAKE_FUNCTION")
+def make_function(f, stack, arg, nxt):
+    code = stack[-1]
+    if code.co_freevars:
+        stack[-1] = PendingClosure(code, f.globals)
+    else:
+        stack[-1] = functions.make_function(code, f.globals)
+    return nxt
+
+
+_FUNCTION_ATTRIBUTES = {1: "__defaults__", 2: "__kwdefaults__", 4: "__annotations__",
+                        8: "__closure__", 16: "__type_params__"}
+
+
+@handles("SET_FUNCTION_ATTRIBUTE")
+def set_function_attribute(f, stack, arg, nxt):
+    func = stack.pop()
+    value = stack.pop()
+    if arg == 8:
+        func = functions.make_function(func.code, func.globals, value)
+    else:
+        setattr(func, _FUNCTION_ATTRIBUTES[arg], value)
+    stack.append(func)
+    return nxt

@@ -1,0 +1,145 @@
+"""Generators and async: SEND, GET_AWAITABLE, async for / async with."""
+
+import types
+
+from quickening.interp import host
+from quickening.interp.ops.exceptions import lookup_special
+from quickening.interp.ops.registry import NULL, forward, handles
+
+CoroutineType = types.CoroutineType
+GeneratorType = types.GeneratorType
+
+
+@handles("GET_YIELD_FROM_ITER")
+def get_yield_from_iter(f, stack, arg, nxt):
+    obj = stack[-1]
+    t = type(obj)
+    if t is CoroutineType:
+        if not f.info.flags & (host.CO_COROUTINE | host.CO_ITERABLE_COROUTINE):
+            raise TypeError("cannot 'yield from' a coroutine object in a non-coroutine generator")
+    elif t is not GeneratorType:
+        stack[-1] = iter(obj)
+    return nxt
+
+
+@handles("SEND", decode=forward)
+def send(f, stack, arg, nxt):
+    value = stack[-1]
+    receiver = stack[-2]
+    f.pc = nxt
+    try:
+        if value is None and hasattr(type(receiver), "__next__"):
+            result = next(receiver)
+        else:
+            result = receiver.send(value)
+    except StopIteration as stop:
+        stack[-1] = stop.value
+        return arg
+    stack[-1] = result
+    return nxt
+
+
+@handles("CLEANUP_THROW")
+def cleanup_throw(f, stack, arg, nxt):
+    exc = stack.pop()
+    if isinstance(exc, StopIteration):
+        del stack[-1]
+        stack[-1] = None
+        stack.append(exc.value)
+        return nxt
+    f.no_tb = True
+    raise exc
+
+
+def get_awaitable(obj, where):
+    t = type(obj)
+    if t is CoroutineType:
+        if obj.cr_await is not None:
+            raise RuntimeError("coroutine is being awaited already")
+        return obj
+    if t is GeneratorType and obj.gi_code.co_flags & host.CO_ITERABLE_COROUTINE:
+        return obj
+    getter = lookup_special(obj, "__await__")
+    if getter is NULL:
+        if where == 1:
+            raise TypeError(f"'async with' received an object from __aenter__ that does not "
+                            f"implement __await__: {t.__name__}")
+        if where == 2:
+            raise TypeError(f"'async with' received an object from __aexit__ that does not "
+                            f"implement __await__: {t.__name__}")
+        raise TypeError(f"'{t.__name__}' object can't be used in 'await' expression")
+    result = getter()
+    rt = type(result)
+    if rt is CoroutineType or (rt is GeneratorType and result.gi_code.co_flags & host.CO_ITERABLE_COROUTINE):
+        raise TypeError("__await__() returned a coroutine")
+    if not hasattr(rt, "__next__"):
+        raise TypeError(f"__await__() returned non-iterator of type '{rt.__name__}'")
+    return result
+
+
+@handles("GET_AWAITABLE")
+def get_awaitable_op(f, stack, arg, nxt):
+    stack[-1] = get_awaitable(stack[-1], arg)
+    return nxt
+
+
+@handles("GET_AITER")
+def get_aiter(f, stack, arg, nxt):
+    obj = stack[-1]
+    getter = lookup_special(obj, "__aiter__")
+    if getter is NULL:
+        raise TypeError(f"'async for' requires an object with __aiter__ method, got "
+                        f"{type(obj).__name__}")
+    it = getter()
+    if lookup_special(it, "__anext__") is NULL:
+        raise TypeError(f"'async for' received an object from __aiter__ that does not "
+                        f"implement __anext__: {type(it).__name__}")
+    stack[-1] = it
+    return nxt
+
+
+@handles("GET_ANEXT")
+def get_anext(f, stack, arg, nxt):
+    it = stack[-1]
+    if type(it) is types.AsyncGeneratorType:
+        stack.append(it.__anext__())
+        return nxt
+    getter = lookup_special(it, "__anext__")
+    if getter is NULL:
+        raise TypeError(f"'async for' requires an iterator with __anext__ method, got "
+                        f"{type(it).__name__}")
+    f.pc = nxt
+    result = getter()
+    try:
+        stack.append(get_awaitable(result, 0))
+    except TypeError:
+        raise TypeError(f"'async for' received an invalid object from __anext__: "
+                        f"{type(result).__name__}") from None
+    return nxt
+
+
+@handles("END_ASYNC_FOR")
+def end_async_for(f, stack, arg, nxt):
+    exc = stack.pop()
+    if isinstance(exc, StopAsyncIteration):
+        del stack[-1]
+        return nxt
+    f.no_tb = True
+    raise exc
+
+
+@handles("BEFORE_ASYNC_WITH")
+def before_async_with(f, stack, arg, nxt):
+    mgr = stack[-1]
+    enter = lookup_special(mgr, "__aenter__")
+    if enter is NULL:
+        raise TypeError(f"'{type(mgr).__name__}' object does not support the asynchronous "
+                        f"context manager protocol")
+    exit_ = lookup_special(mgr, "__aexit__")
+    if exit_ is NULL:
+        raise TypeError(f"'{type(mgr).__name__}' object does not support the asynchronous "
+                        f"context manager protocol (missed __aexit__ method)")
+    stack[-1] = exit_
+    f.pc = nxt
+    stack.append(enter())
+    return nxt

@@ -1,0 +1,61 @@
+"""The handler table: one slot per opcode number.
+
+`handles("NAME", decode=fn)` registers a handler and optionally a decoder
+that turns the raw oparg into what the handler wants (a constant, a name, a
+jump target ...) once, when the code object is decoded.
+"""
+
+from quickening.interp import host
+
+HANDLERS = [None] * 256
+DECODERS = [None] * 256
+
+# Negative return values from a handler: the loop must switch frames.
+SWITCH = -1      # frame.callee holds the frame to enter
+RETURN = -2      # frame.retval holds the value to return to the caller
+YIELD = -3       # frame.retval holds the value to yield
+
+
+def handles(*names, decode=None):
+    def register(fn):
+        for name in names:
+            op = host.OPMAP[name]
+            HANDLERS[op] = fn
+            DECODERS[op] = decode
+        return fn
+    return register
+
+
+# common decoders ------------------------------------------------------------
+def const(info, oparg, pc, nxt):
+    return info.code.co_consts[oparg]
+
+
+def name(info, oparg, pc, nxt):
+    return info.names[oparg]
+
+
+def forward(info, oparg, pc, nxt):
+    return nxt + oparg
+
+
+def backward(info, oparg, pc, nxt):
+    return nxt - oparg
+
+
+def localname(info, oparg, pc, nxt):
+    return info.localsplus[oparg]
+
+
+class _Null:
+    """The C NULL that some stack slots hold (a missing `self`, an unbound local)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<NULL>"
+
+    def __reduce__(self):
+        return "NULL"
+
+
+NULL = _Null()

@@ -1,0 +1,275 @@
+"""Builtins that look at their caller's frame, answered for interpreted frames.
+
+`locals()`, `globals()`, `vars()`, `dir()`, zero-argument `super()`,
+`exec`/`eval` with default namespaces, `sys._getframe()` and
+`inspect.currentframe()` inspect the frame that calls them.  Called natively
+from a handler they would see the interpreter's own frame, so the CALL
+handlers route these calls here (INTERCEPTS is keyed by the builtin's id).
+`__build_class__` is here too: it runs the class body, which must run in the
+interpreter with the class namespace as its locals.
+"""
+
+import builtins
+import inspect
+import sys
+import types
+
+from quickening.interp import host
+from quickening.interp.frame import Frame, builtins_of
+from quickening.interp.ops.calls import INTERCEPTS
+from quickening.interp.ops.registry import NULL
+
+
+def intercept(*targets):
+    def register(fn):
+        for target in targets:
+            INTERCEPTS[id(target)] = fn
+        return fn
+    return register
+
+
+# -- frame locals -----------------------------------------------------------------
+def frame_locals(f):
+    """What locals() returns in frame f: the namespace, or a snapshot for functions."""
+    if f.locals is not None:
+        return f.locals
+    info = f.info
+    result = {}
+    fast = f.fast
+    cells = info.cell_names
+    free_start = info.free_start
+    for i, varname in enumerate(info.localsplus):
+        value = fast[i]
+        if value is NULL:
+            continue
+        if (i >= free_start or varname in cells) and type(value) is types.CellType:
+            try:
+                value = value.cell_contents
+            except ValueError:
+                continue
+        result[varname] = value
+    return result
+
+
+def _no_kwargs(name, kwargs):
+    if kwargs:
+        raise TypeError(f"{name}() takes no keyword arguments")
+
+
+@intercept(builtins.locals)
+def _locals(f, func, args, kwargs):
+    if args or kwargs:
+        return func(*args, **(kwargs or {}))
+    return frame_locals(f)
+
+
+@intercept(builtins.globals)
+def _globals(f, func, args, kwargs):
+    if args or kwargs:
+        return func(*args, **(kwargs or {}))
+    return f.globals
+
+
+@intercept(builtins.vars)
+def _vars(f, func, args, kwargs):
+    if args or kwargs:
+        return func(*args, **(kwargs or {}))
+    return frame_locals(f)
+
+
+@intercept(builtins.dir)
+def _dir(f, func, args, kwargs):
+    if args or kwargs:
+        return func(*args, **(kwargs or {}))
+    names = frame_locals(f)
+    return sorted(names.keys() if hasattr(names, "keys") else names)
+
+
+@intercept(builtins.super)
+def _super(f, func, args, kwargs):
+    if args or kwargs:
+        return func(*args, **(kwargs or {}))
+    info = f.info
+    code = info.code
+    if code.co_argcount == 0 and not code.co_flags & host.CO_VARARGS:
+        raise RuntimeError("super(): no arguments")
+    first = f.fast[0]
+    if type(first) is types.CellType and info.localsplus[0] in info.cell_names:
+        try:
+            first = first.cell_contents
+        except ValueError:
+            first = NULL
+    if first is NULL:
+        raise RuntimeError("super(): arg[0] deleted")
+    for i, varname in enumerate(code.co_freevars):
+        if varname == "__class__":
+            cell = f.fast[info.free_start + i]
+            try:
+                cls = cell.cell_contents
+            except ValueError:
+                raise RuntimeError("super(): empty __class__ cell") from None
+            if not isinstance(cls, type):
+                raise RuntimeError(f"super(): __class__ is not a type ({type(cls).__name__})")
+            return super(cls, first)
+    raise RuntimeError("super(): __class__ cell not found")
+
+
+# -- exec / eval -------------------------------------------------------------------
+_PyCF_MASK = 0x3E000  # the __future__ feature flags a code object carries
+_EXEC_KEYWORDS = ("globals", "locals", "closure")
+
+
+def _namespaces(f, func, args, kwargs):
+    name = func.__name__
+    kwargs = dict(kwargs or {})
+    params = list(args[1:])
+    for key in _EXEC_KEYWORDS[:2]:
+        if key in kwargs:
+            if len(params) > _EXEC_KEYWORDS.index(key):
+                return None
+            while len(params) < _EXEC_KEYWORDS.index(key):
+                params.append(None)
+            params.append(kwargs.pop(key))
+    closure = kwargs.pop("closure", None)
+    if kwargs or len(params) > 2 or (closure is not None and name != "exec"):
+        return None
+    globals_ = params[0] if params else None
+    locals_ = params[1] if len(params) > 1 else None
+    if globals_ is None:
+        globals_ = f.globals
+        if locals_ is None:
+            locals_ = frame_locals(f)
+    elif locals_ is None:
+        locals_ = globals_
+    if type(globals_) is not dict:
+        return None
+    return globals_, locals_, closure
+
+
+def _compile_source(f, source, mode, name):
+    if isinstance(source, types.CodeType):
+        return source
+    if isinstance(source, (str, bytes, bytearray, memoryview)):
+        if name == "eval" and isinstance(source, str):
+            source = source.lstrip(" \t")
+        elif name == "eval" and isinstance(source, (bytes, bytearray)):
+            source = bytes(source).lstrip(b" \t")
+        return compile(source, "<string>", mode, f.info.flags & _PyCF_MASK, True)
+    return None
+
+
+@intercept(builtins.exec, builtins.eval)
+def _exec_eval(f, func, args, kwargs):
+    if not args:
+        return func(*args, **(kwargs or {}))
+    spaces = _namespaces(f, func, args, kwargs)
+    code = _compile_source(f, args[0], "exec" if func is builtins.exec else "eval", func.__name__) \
+        if spaces is not None else None
+    if spaces is None or code is None or (code.co_freevars and spaces[2] is None):
+        return func(*args, **(kwargs or {}))  # let CPython report the misuse
+    globals_, locals_, closure = spaces
+    if "__builtins__" not in globals_:
+        globals_["__builtins__"] = f.builtins if type(f.builtins) is dict else builtins.__dict__
+    from quickening.interp import api
+    result = api.run_code(code, globals_, locals_, closure=closure, _back=f)
+    return None if func is builtins.exec else result
+
+
+# -- frames --------------------------------------------------------------------------
+def _frame_at(f, depth):
+    while depth > 0 and f is not None:
+        f = f.back
+        depth -= 1
+    if f is None:
+        raise ValueError("call stack is not deep enough")
+    from quickening.interp.frameview import view_of
+    return view_of(f)
+
+
+@intercept(sys._getframe)
+def _getframe(f, func, args, kwargs):
+    _no_kwargs("_getframe", kwargs)
+    depth = args[0] if args else 0
+    return _frame_at(f, depth)
+
+
+@intercept(inspect.currentframe)
+def _currentframe(f, func, args, kwargs):
+    return _frame_at(f, 0)
+
+
+if hasattr(sys, "_getframemodulename"):
+    @intercept(sys._getframemodulename)
+    def _getframemodulename(f, func, args, kwargs):
+        depth = (args[0] if args else (kwargs or {}).get("depth", 0))
+        while depth > 0 and f is not None:
+            f = f.back
+            depth -= 1
+        if f is None:
+            return None
+        return f.globals.get("__name__")
+
+
+# -- classes -------------------------------------------------------------------------
+@intercept(builtins.__build_class__)
+def _build_class(f, func, args, kwargs):
+    if len(args) < 2:
+        raise TypeError("__build_class__: not enough arguments")
+    body, name, *bases = args
+    from quickening.interp.functions import interpreted_info
+    if not isinstance(body, types.FunctionType):
+        raise TypeError("__build_class__: func must be a function")
+    if not isinstance(name, str):
+        raise TypeError("__build_class__: name is not a string")
+    info = interpreted_info(body)
+    if info is None:
+        return func(*args, **(kwargs or {}))
+    kwargs = dict(kwargs or {})
+    orig_bases = tuple(bases)
+    bases = types.resolve_bases(orig_bases)
+    meta = kwargs.pop("metaclass", NULL)
+    if meta is NULL:
+        meta = type(bases[0]) if bases else type
+        is_class = True
+    else:
+        is_class = isinstance(meta, type)
+    if is_class:
+        meta = _calculate_meta(meta, bases)
+    prepare = getattr(meta, "__prepare__", NULL)
+    ns = prepare(name, bases, **kwargs) if prepare is not NULL else {}
+    if not hasattr(type(ns), "__getitem__"):
+        metaname = meta.__name__ if isinstance(meta, type) else "<metaclass>"
+        raise TypeError(f"{metaname}.__prepare__() must return a mapping, not {type(ns).__name__}")
+    frame = Frame(info, [NULL] * info.free_start + list(body.__closure__ or ()),
+                  body.__globals__, body.__builtins__, ns, None,
+                  (f.depth + 1))
+    from quickening.interp.loop import run_frame
+    cell = run_frame(frame)
+    if bases != orig_bases:
+        ns["__orig_bases__"] = orig_bases
+    cls = meta(name, bases, ns, **kwargs)
+    if isinstance(cls, type) and type(cell) is types.CellType:
+        try:
+            cell_cls = cell.cell_contents
+        except ValueError:
+            cell_cls = NULL
+        if cell_cls is not cls:
+            if cell_cls is NULL:
+                raise RuntimeError(f"__class__ not set defining {name!r} as {cls!r}. "
+                                   f"Was __classcell__ propagated to type.__new__?")
+            raise TypeError(f"__class__ set to {cell_cls!r} defining {name!r} as {cls!r}")
+    return cls
+
+
+def _calculate_meta(meta, bases):
+    winner = meta
+    for base in bases:
+        base_meta = type(base)
+        if issubclass(winner, base_meta):
+            continue
+        if issubclass(base_meta, winner):
+            winner = base_meta
+            continue
+        raise TypeError("metaclass conflict: the metaclass of a derived class must be a "
+                        "(non-strict) subclass of the metaclasses of all its bases")
+    return winner

@@ -1,0 +1,545 @@
+"""The lens agent: runs *inside* the watched program (CPython 3.11-3.13).
+
+Stdlib only, loaded by file path from the ``sitecustomize`` shim next to it,
+so the watched interpreter needs nothing installed.  It
+
+* discovers code objects without tracing: an audit hook on ``exec`` (imports,
+  ``exec``/``eval``, ``runpy``), the frames of running threads
+  (``sys._current_frames``, which is how the ``__main__`` code is found),
+  ``co_consts`` recursively, and functions/classes of the program's modules
+  at exit;
+* samples every discovered code object's ``_co_code_adaptive`` from a daemon
+  thread every ``interval`` and once at exit, keeping only the streams that
+  changed;
+* maps the type versions cached by specialized forms back to classes by
+  reading ``tp_version_tag`` through ctypes (offset probed at start-up);
+* notices when the program turns on ``sys.settrace``, ``sys.setprofile`` or
+  ``sys.monitoring`` events, which de-specialize what they watch;
+* streams marshal records (format 4, readable by any later Python) to the
+  output file.
+
+Start-up cost matters (it is part of the watched run), so the agent avoids
+heavy imports: opcode tables come from the parent in a marshal file, ctypes
+is imported by the sampler thread when the first type must be named, and
+threads come from ``_thread``.
+
+It never installs a tracer, a profiler or a monitoring callback.
+
+Record kinds (tuples, first item is the kind):
+``("hello", info)``, ``("code", cid, meta)``, ``("sample", t, [(cid, bytes)],
+final)``, ``("types", {version: "module.qualname"})``,
+``("funcs", {version: "module.qualname"})``, ``("event", t, kind, detail)``,
+``("end", t, info)``.
+"""
+
+import _thread
+import atexit
+import marshal
+import os
+import sys
+import time
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_SAFE_TOOLS = None
+
+
+def _load_decode():
+    name = "_quickening_lens_decode"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = os.path.join(_HERE, "decode.py")
+    try:
+        import _frozen_importlib as boot
+        import _frozen_importlib_external as ext
+        spec = ext.spec_from_file_location(name, path)
+        return boot._load(spec)
+    except Exception:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        return mod
+
+
+def _stdlib_prefixes():
+    out = set()
+    std = os.path.dirname(os.__file__)
+    for p in (std, os.path.realpath(std)):
+        out.add(p + os.sep)
+    for p in sys.path:
+        if p and ("site-packages" in p or "dist-packages" in p):
+            out.add(os.path.abspath(p) + os.sep)
+    out.add(_HERE + os.sep)
+    return tuple(sorted(out))
+
+
+class _Event(object):
+    """The little of threading.Event we need, on _thread."""
+
+    def __init__(self):
+        self._lock = _thread.allocate_lock()
+        self._lock.acquire()
+        self.is_set = False
+
+    def set(self):
+        if not self.is_set:
+            self.is_set = True
+            self._lock.release()
+
+    def wait(self, timeout):
+        if self._lock.acquire(True, timeout):
+            self._lock.release()
+            return True
+        return False
+
+
+class Agent(object):
+    def __init__(self, out_path, interval, scope, tables_path=None):
+        self.decode = _load_decode()
+        self.tables = None
+        if tables_path:
+            try:
+                with open(tables_path, "rb") as f:
+                    d = marshal.load(f)
+                if tuple(d["version"]) == tuple(sys.version_info[:3]):
+                    self.tables = self.decode.Tables.from_dict(d)
+            except Exception:
+                self.tables = None
+        if self.tables is None:
+            self.tables = self.decode.Tables.current()
+        self.interval = interval
+        self.scope = scope
+        self.pid = os.getpid()
+        self.t0 = time.perf_counter()
+        self.lock = _thread.RLock()
+        self.out = open(out_path, "wb")
+        self.codes = {}          # id(code) -> [cid, code, last bytes, tvslots]
+        self.by_cid = []
+        self.pending_exec = []   # code objects from the audit hook
+        self.skip_prefixes = _stdlib_prefixes()
+        self.known_types = {}    # version -> name
+        self.unresolved = set()
+        self.known_funcs = {}
+        self.func_unresolved = set()
+        self.events_seen = set()
+        self.stop = _Event()
+        self.thread = None
+        self.nsamples = 0
+        self.sample_cost = 0.0
+        self.done = False
+        self.tv_ops, self.fv_ops = self._version_ops()
+        self.tp_version_offset = None
+        self.func_version_offset = None
+        self._probed = False
+        self._probe_error = None
+        self._write(("hello", {
+            "version": list(sys.version_info[:3]),
+            "implementation": sys.implementation.name,
+            "executable": sys.executable,
+            "pid": self.pid,
+            "interval": interval,
+            "scope": scope,
+            "tables": self.tables.to_dict(),
+            "argv": list(sys.argv),
+        }))
+
+    # -- set-up -----------------------------------------------------------
+
+    def _version_ops(self):
+        t = self.tables
+        tv, fv = set(), set()
+        for op, name in enumerate(t.opname):
+            if not t.is_specialized(op):
+                continue
+            base = t.opname[t.deopt[op]]
+            if base in ("LOAD_ATTR", "STORE_ATTR", "LOAD_METHOD"):
+                if not name.endswith("_MODULE"):
+                    tv.add(op)
+            elif name in ("TO_BOOL_ALWAYS_TRUE", "CALL_ALLOC_AND_ENTER_INIT"):
+                tv.add(op)
+            elif name == "BINARY_SUBSCR_GETITEM" and t.cache_entries[t.deopt[op]] > 1:
+                tv.add(op)
+            elif base == "CALL" and ("PY_" in name or "BOUND_METHOD" in name):
+                if t.cache_entries[t.deopt[op]] >= 3:
+                    fv.add(op)
+        return tv, fv
+
+    def _probe(self):
+        if self._probed:
+            return
+        self._probed = True
+        try:
+            self.tp_version_offset, self.func_version_offset = self._probe_offsets()
+        except Exception as exc:
+            self._probe_error = repr(exc)
+        self._write(("probe", {"tp_version_offset": self.tp_version_offset,
+                               "func_version_offset": self.func_version_offset,
+                               "error": self._probe_error}))
+
+    def _probe_offsets(self):
+        """Find tp_version_tag and func_version by matching the values a
+        specialized site cached against the raw memory of the objects."""
+        class _Probe(object):
+            def __init__(self):
+                self.a = 1
+
+        def _callee(x):
+            return x
+
+        def _site(o):
+            return o.a + _callee(1)
+
+        for _ in range(20):
+            _site(_Probe())
+        import ctypes
+        c = _site.__code__
+        sites = self.decode.decode(self.tables, c.co_code, c._co_code_adaptive)
+        tv = fv = None
+        for s in sites:
+            if s.opname.startswith("LOAD_ATTR_") and s.type_version:
+                tv = s.type_version
+            if s.opname.startswith("CALL_PY") and s.fields.get("func_version"):
+                fv = s.fields["func_version"]
+        ptr = ctypes.sizeof(ctypes.c_void_p)
+        return (self._scan(_Probe, type(_Probe).__basicsize__, tv, 48 * ptr),
+                self._scan(_callee, type(_callee).__basicsize__, fv, None))
+
+    @staticmethod
+    def _scan(obj, size, value, expected):
+        import ctypes
+        if not value:
+            return None
+        base = id(obj)
+        if expected is not None and ctypes.c_uint32.from_address(base + expected).value == value:
+            return expected
+        for off in range(16, size - 3, 4):
+            if ctypes.c_uint32.from_address(base + off).value == value:
+                return off
+        return None
+
+    # -- output -----------------------------------------------------------
+
+    def _write(self, rec):
+        with self.lock:
+            if self.out is None:
+                return
+            marshal.dump(rec, self.out, 4)
+            self.out.flush()
+
+    def now(self):
+        return time.perf_counter() - self.t0
+
+    # -- discovery --------------------------------------------------------
+
+    def interesting(self, code):
+        fn = code.co_filename
+        if fn.startswith(_HERE):
+            return False
+        if self.scope == "all":
+            return True
+        if fn.startswith("<frozen"):
+            return False
+        if fn.startswith("<"):
+            return True
+        return not os.path.abspath(fn).startswith(self.skip_prefixes)
+
+    def register(self, code, top=True):
+        stack = [code]
+        while stack:
+            c = stack.pop()
+            if id(c) in self.codes:
+                continue
+            if top and not self.interesting(c):
+                return
+            cid = len(self.by_cid)
+            entry = [cid, c, None, None]
+            self.codes[id(c)] = entry
+            self.by_cid.append(entry)
+            self._send_meta(cid, c)
+            for k in c.co_consts:
+                if type(k) is type(c):
+                    stack.append(k)
+
+    def _send_meta(self, cid, code):
+        co_code = code.co_code
+        struct = self.decode.structure(self.tables, co_code)
+        positions = list(code.co_positions())
+        names = code.co_names
+        sites = []
+        opname = self.tables.opname
+        v312 = sys.version_info >= (3, 12)
+        for off, op, arg, ncache in struct:
+            p = positions[off // 2] if off // 2 < len(positions) else (None,) * 4
+            fam = opname[op]
+            idx = None
+            if fam == "LOAD_GLOBAL" or (fam == "LOAD_ATTR" and v312):
+                idx = arg >> 1
+            elif fam == "LOAD_SUPER_ATTR":
+                idx = arg >> 2
+            elif fam in ("LOAD_ATTR", "STORE_ATTR", "LOAD_METHOD"):
+                idx = arg
+            name = names[idx] if idx is not None and idx < len(names) else ""
+            sites.append((off, p[0], p[1], p[2], p[3], name))
+        self._write(("code", cid, {
+            "filename": code.co_filename,
+            "name": code.co_name,
+            "qualname": getattr(code, "co_qualname", code.co_name),
+            "firstlineno": code.co_firstlineno,
+            "co_code": co_code,
+            "sites": sites,
+        }))
+
+    def audit(self, event, args):
+        if event == "exec":
+            if args and hasattr(args[0], "co_code"):
+                self.pending_exec.append(args[0])
+        elif event in ("sys.settrace", "sys.setprofile",
+                       "sys._settraceallthreads", "sys._setprofileallthreads",
+                       "sys.monitoring.register_callback"):
+            if not self.done:
+                self.events_seen.add(event)
+                self._write(("event", self.now(), event, ""))
+
+    def _discover_frames(self):
+        me = _thread.get_ident()
+        try:
+            frames = sys._current_frames()
+        except Exception:
+            return
+        for tid, f in frames.items():
+            if tid == me:
+                continue
+            while f is not None:
+                c = f.f_code
+                if id(c) not in self.codes:
+                    self.register(c)
+                f = f.f_back
+
+    def _discover_modules(self):
+        """Functions and methods reachable from the program's modules."""
+        FunctionType = type(_load_decode)
+        for name, mod in list(sys.modules.items()):
+            d = getattr(mod, "__dict__", None)
+            if not isinstance(d, dict):
+                continue
+            fn = d.get("__file__") or ""
+            if name != "__main__" and self.scope != "all":
+                if not fn or os.path.abspath(fn).startswith(self.skip_prefixes):
+                    continue
+            for v in list(d.values()):
+                self._discover_value(v, FunctionType, 0)
+
+    def _discover_value(self, v, FunctionType, depth):
+        if isinstance(v, FunctionType):
+            if id(v.__code__) not in self.codes:
+                self.register(v.__code__)
+        elif isinstance(v, (staticmethod, classmethod)):
+            self._discover_value(v.__func__, FunctionType, depth)
+        elif isinstance(v, property):
+            for g in (v.fget, v.fset, v.fdel):
+                if g is not None:
+                    self._discover_value(g, FunctionType, depth)
+        elif isinstance(v, type) and depth < 3:
+            try:
+                items = list(vars(v).values())
+            except Exception:
+                return
+            for x in items:
+                self._discover_value(x, FunctionType, depth + 1)
+
+    # -- monitoring detection ---------------------------------------------
+
+    def _check_monitoring(self):
+        mon = getattr(sys, "monitoring", None)
+        if mon is None:
+            return
+        for tool in range(6):
+            try:
+                if mon.get_tool(tool) is None:
+                    continue
+                ev = mon.get_events(tool)
+            except Exception:
+                continue
+            key = ("sys.monitoring", tool, ev)
+            if ev and key not in self.events_seen:
+                self.events_seen.add(key)
+                names = [n for n in dir(mon.events)
+                         if n.isupper() and getattr(mon.events, n) & ev
+                         and bin(getattr(mon.events, n)).count("1") == 1]
+                self._write(("event", self.now(), "sys.monitoring",
+                             "tool %d (%s): %s" % (tool, mon.get_tool(tool),
+                                                   ", ".join(sorted(names)))))
+
+    # -- sampling -----------------------------------------------------------
+
+    def tick(self, final=False):
+        t_start = time.perf_counter()
+        pend = self.pending_exec
+        if pend:
+            self.pending_exec = []
+            for c in pend:
+                self.register(c)
+        if final:
+            self._discover_modules()
+        else:
+            self._discover_frames()
+        changed = []
+        tv_ops, fv_ops = self.tv_ops, self.fv_ops
+        new_tv = set()
+        new_fv = set()
+        for entry in self.by_cid:
+            b = entry[1]._co_code_adaptive
+            if b == entry[2]:
+                continue
+            entry[2] = b
+            changed.append((entry[0], b))
+            slots = entry[3]
+            if slots is None:
+                slots = entry[3] = [s[0] for s in self.decode.structure(
+                    self.tables, entry[1].co_code) if s[3] >= 3]
+            for off in slots:
+                op = b[off]
+                if op in tv_ops:
+                    v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
+                    if v and v not in self.known_types and v not in self.unresolved:
+                        new_tv.add(v)
+                elif op in fv_ops:
+                    v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
+                    if v and v not in self.known_funcs and v not in self.func_unresolved:
+                        new_fv.add(v)
+        t = self.now()
+        if changed or final:
+            self._write(("sample", t, changed, final))
+        if new_tv:
+            self._resolve_types(new_tv)
+        if new_fv:
+            self._resolve_funcs(new_fv)
+        self._check_monitoring()
+        self.nsamples += 1
+        self.sample_cost += time.perf_counter() - t_start
+
+    def _resolve_types(self, wanted):
+        import ctypes
+        self._probe()
+        off = self.tp_version_offset
+        found = {}
+        if off is not None:
+            seen = set()
+            stack = [object]
+            read = ctypes.c_uint32.from_address
+            while stack:
+                cls = stack.pop()
+                try:
+                    subs = type.__subclasses__(cls)
+                except Exception:
+                    subs = []
+                for s in subs:
+                    if id(s) not in seen:
+                        seen.add(id(s))
+                        stack.append(s)
+                v = read(id(cls) + off).value
+                if v in wanted:
+                    found[v] = "%s.%s" % (getattr(cls, "__module__", "?"),
+                                          getattr(cls, "__qualname__", cls.__name__))
+        for v in wanted:
+            if v not in found:
+                self.unresolved.add(v)
+        if found:
+            self.known_types.update(found)
+            self._write(("types", found))
+
+    def _resolve_funcs(self, wanted):
+        import ctypes
+        self._probe()
+        off = self.func_version_offset
+        found = {}
+        if off is not None:
+            FunctionType = type(_load_decode)
+            read = ctypes.c_uint32.from_address
+            funcs = []
+            for mod in list(sys.modules.values()):
+                d = getattr(mod, "__dict__", None)
+                if not isinstance(d, dict):
+                    continue
+                for v in list(d.values()):
+                    if isinstance(v, FunctionType):
+                        funcs.append(v)
+                    elif isinstance(v, type):
+                        try:
+                            for x in list(vars(v).values()):
+                                if isinstance(x, (staticmethod, classmethod)):
+                                    x = x.__func__
+                                if isinstance(x, FunctionType):
+                                    funcs.append(x)
+                        except Exception:
+                            pass
+            for f in funcs:
+                v = read(id(f) + off).value
+                if v in wanted:
+                    found[v] = "%s.%s" % (f.__module__, f.__qualname__)
+        for v in wanted:
+            if v not in found:
+                self.func_unresolved.add(v)
+        if found:
+            self.known_funcs.update(found)
+            self._write(("funcs", found))
+
+    def run(self):
+        wait = self.stop.wait
+        while not wait(self.interval):
+            try:
+                with self.lock:
+                    if self.done:
+                        return
+                    self.tick()
+            except Exception as exc:  # never disturb the program
+                self._write(("event", self.now(), "agent-error", repr(exc)))
+                return
+
+    def start(self):
+        sys.addaudithook(self.audit)
+        atexit.register(self.finish)
+        self.thread = _thread.start_new_thread(self.run, ())
+
+    def finish(self):
+        if os.getpid() != self.pid:
+            return
+        self.stop.set()
+        with self.lock:
+            if self.done:
+                return
+            try:
+                self._discover_frames()
+                self.tick(final=True)
+            except Exception as exc:
+                self._write(("event", self.now(), "agent-error", repr(exc)))
+            self._write(("end", self.now(), {
+                "samples": self.nsamples, "sample_cost": self.sample_cost,
+                "codes": len(self.by_cid),
+            }))
+            self.done = True
+            try:
+                self.out.close()
+            finally:
+                self.out = None
+
+
+def start_from_environ():
+    """Entry point used by the sitecustomize shim."""
+    env = os.environ
+    out = env.pop("QUICKENING_LENS_OUT", None)
+    interval = float(env.pop("QUICKENING_LENS_INTERVAL", "10")) / 1000.0
+    scope = env.pop("QUICKENING_LENS_SCOPE", "user")
+    tables = env.pop("QUICKENING_LENS_TABLES", None)
+    if not out:
+        return None
+    global AGENT
+    agent = Agent(out, interval, scope, tables)
+    agent.start()
+    AGENT = agent
+    return agent
+
+
+#: the running agent (tests use ``AGENT.nsamples`` to wait for a sample)
+AGENT = None

@@ -1,0 +1,468 @@
+"""Turn the agent's raw samples into per-site histories and findings.
+
+Input: the record stream written by :mod:`quickening.lens.agent` (see its
+docstring).  Output: a :class:`Report` with one :class:`SiteReport` per
+specialization site that executed, and a ranked list of findings with a plain
+sentence each.  Everything here runs in the parent process; the target's
+opcode tables come from the record stream, so a 3.11 program is decoded with
+3.11's tables.
+"""
+
+import marshal
+import os
+
+from quickening.lens import decode as D
+
+# Value a counter is set to on a successful specialization.
+_COOLDOWN = {(3, 11): 53}
+_DEFAULT_COOLDOWN = 52
+
+_FAMILY_HINTS = {
+    "BINARY_OP": "its operands are mixed or not exact int/float/str "
+                 "(int + float, bool, subclasses, big ints...)",
+    "LOAD_ATTR": "the attribute is probably a non-Python property, a class- or "
+                 "staticmethod, another descriptor, or found through "
+                 "__getattr__/__getattribute__",
+    "LOAD_METHOD": "the method is found through a descriptor or __getattr__ "
+                   "CPython does not specialize",
+    "STORE_ATTR": "the attribute is a property/descriptor or the object has no "
+                  "plain instance dict or slot",
+    "LOAD_GLOBAL": "the globals or builtins are not plain dicts, or the name "
+                   "is missing",
+    "CALL": "the callee is of a kind CPython does not specialize here (keyword "
+            "arguments, *args, callable instances or classes on 3.12...)",
+    "PRECALL": "the callee is of a kind CPython 3.11 does not specialize",
+    "COMPARE_OP": "its operands are mixed or not exact float/int/str (str only "
+                  "for == and !=)",
+    "FOR_ITER": "the iterator is not a list, tuple, range or generator "
+                "(dict views, enumerate, zip, map...)",
+    "TO_BOOL": "the value is not a bool, int, list, None, str or a plain "
+               "class instance (float, dict, tuple, set...)",
+    "BINARY_SUBSCR": "the container/index are not list/tuple/str with a small "
+                     "non-negative int, a dict, or a class with a Python "
+                     "__getitem__",
+    "STORE_SUBSCR": "the container is not a list indexed in range or a dict",
+    "UNPACK_SEQUENCE": "the value is not an exact tuple or list of the "
+                       "unpacked length",
+    "CONTAINS_OP": "the right operand is not a dict or set",
+}
+
+_SPECIALIZED_BINOPS = {"+", "-", "*", "+=", "-=", "*="}
+
+
+class RunData(object):
+    """Raw records of one watched run, grouped."""
+
+    def __init__(self):
+        self.hello = None
+        self.tables = None
+        self.codes = {}
+        self.samples = []
+        self.types = {}
+        self.funcs = {}
+        self.events = []
+        self.end = None
+        self.probe = None
+
+    @classmethod
+    def load(cls, path):
+        run = cls()
+        with open(path, "rb") as f:
+            while True:
+                try:
+                    rec = marshal.load(f)
+                except EOFError:
+                    break
+                except Exception:  # truncated by a crash: keep what we have
+                    break
+                kind = rec[0]
+                if kind == "hello":
+                    run.hello = rec[1]
+                    run.tables = D.Tables.from_dict(rec[1]["tables"])
+                elif kind == "code":
+                    run.codes[rec[1]] = rec[2]
+                elif kind == "sample":
+                    run.samples.append((rec[1], rec[2], rec[3]))
+                elif kind == "types":
+                    run.types.update(rec[1])
+                elif kind == "funcs":
+                    run.funcs.update(rec[1])
+                elif kind == "event":
+                    run.events.append((rec[1], rec[2], rec[3]))
+                elif kind == "probe":
+                    run.probe = rec[1]
+                elif kind == "end":
+                    run.end = rec[2]
+        return run
+
+
+class Obs(object):
+    """One observed state of a site."""
+
+    __slots__ = ("t", "opname", "state", "raw", "value", "backoff", "key",
+                 "type_version", "target")
+
+    def __init__(self, t, site, target):
+        self.t = t
+        self.opname = site.opname
+        self.state = site.state
+        self.raw = site.counter_raw
+        self.value = site.counter_value
+        self.backoff = site.backoff
+        self.key = site.cache
+        self.type_version = site.type_version
+        self.target = target
+
+    def same(self, other):
+        return (self.opname == other.opname and self.raw == other.raw
+                and self.key == other.key)
+
+
+class SiteReport(object):
+    def __init__(self, code, meta_site, family, oparg):
+        self.code = code                      # code meta dict
+        off, line, endline, col, endcol, argrepr = meta_site
+        self.offset = off
+        self.line = line
+        self.endline = endline
+        self.col = col
+        self.endcol = endcol
+        self.argrepr = argrepr
+        self.family = family
+        self.oparg = oparg
+        self.obs = []
+        self.events = []       # (t, kind, opname, target, detail)
+        self.source = ""
+        self.classes = []      # distinct class names seen, in order
+        self.targets = []      # distinct cache targets (names or keys)
+        self.specializations = 0
+        self.retargets = 0
+        self.fallbacks = 0
+        self.failed_attempts = 0
+        self.misses = 0
+        self.misses_exact = True
+        self.time_specialized = 0.0
+        self.first_specialized = None
+        self.instrumented = False
+        self.gave_up = False   # 3.11: base form put back for good
+
+    @property
+    def final(self):
+        return self.obs[-1] if self.obs else None
+
+    @property
+    def key(self):
+        return "%s:%s:%s:%d" % (self.code["filename"], self.code["qualname"],
+                                self.code["firstlineno"], self.offset)
+
+    @property
+    def where(self):
+        return "%s:%s" % (os.path.basename(self.code["filename"]), self.line)
+
+    def executed(self, is311=False, quickened=False):
+        """Did the site ever leave its creation state?"""
+        o = self.final
+        if o is None:
+            return False
+        if len(self.obs) > 1 or o.state != "generic":
+            return True
+        if is311:
+            return quickened
+        return o.raw != 0x0011
+
+    def verdict(self):
+        """One word for the state at exit, used for colours and ranking."""
+        o = self.final
+        if o is None:
+            return "unknown"
+        if o.state == "instrumented":
+            return "instrumented"
+        if o.state == "specialized":
+            if len(self.classes) > 1 or self.retargets >= 2:
+                return "polymorphic"
+            return "specialized"
+        if self.specializations:
+            return "fell-back"
+        if self.failed_attempts or self.gave_up or (o.state == "adaptive" and o.backoff):
+            return "unspecialized"
+        return "cold"
+
+
+class Finding(object):
+    def __init__(self, kind, site, score, sentence):
+        self.kind = kind
+        self.site = site
+        self.score = score
+        self.sentence = sentence
+
+
+class Report(object):
+    def __init__(self, run, sites, findings, info):
+        self.run = run
+        self.sites = sites
+        self.findings = findings
+        self.info = info
+
+
+def _read_source(filename, cache, code_text=None):
+    if filename in cache:
+        return cache[filename]
+    lines = None
+    if filename == "<string>" and code_text is not None:
+        lines = code_text.splitlines()
+    else:
+        try:
+            with open(filename, "r", encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            lines = None
+    cache[filename] = lines
+    return lines
+
+
+def _snippet(lines, line, endline, col, endcol):
+    if not lines or not line or line > len(lines):
+        return ""
+    text = lines[line - 1]
+    if col is None:
+        return text.strip()
+    if endline == line and endcol is not None:
+        return text[col:endcol]
+    return text[col:].rstrip()
+
+
+def analyze(run, code_text=None):
+    """Build the :class:`Report` of a :class:`RunData`."""
+    tables = run.tables
+    cooldown = _COOLDOWN.get(tuple(tables.version[:2]), _DEFAULT_COOLDOWN)
+    per_code = {}
+    for t, changed, final in run.samples:
+        for cid, b in changed:
+            per_code.setdefault(cid, []).append((t, b))
+    src_cache = {}
+    sites = []
+    for cid, meta in sorted(run.codes.items()):
+        timeline = per_code.get(cid)
+        if not timeline:
+            continue
+        struct = D.structure(tables, meta["co_code"])
+        by_off = {s[0]: s for s in meta["sites"]}
+        reports = []
+        for (off, op, arg, ncache) in struct:
+            ms = by_off.get(off, (off, None, None, None, None, ""))
+            r = SiteReport(meta, ms, tables.opname[op], arg)
+            reports.append(r)
+        for t, b in timeline:
+            decoded = D.decode(tables, meta["co_code"], b, struct)
+            for r, s in zip(reports, decoded):
+                target = _target_name(run, s)
+                o = Obs(t, s, target)
+                if r.obs and r.obs[-1].same(o):
+                    continue
+                r.obs.append(o)
+        lines = _read_source(meta["filename"], src_cache, code_text)
+        last = timeline[-1][1]
+        quickened = any(tables.opname[last[i]] == "RESUME_QUICK"
+                        for i in range(0, min(len(last), 40), 2))
+        for r in reports:
+            _history(r, cooldown, tables)
+            r.source = _snippet(lines, r.line, r.endline, r.col, r.endcol)
+            if tables.is_311 and quickened and r.final is not None \
+                    and r.final.state == "generic":
+                r.gave_up = True
+            if r.executed(tables.is_311, quickened):
+                sites.append(r)
+    t_end = run.samples[-1][0] if run.samples else 0.0
+    for r in sites:
+        _time_specialized(r, t_end)
+    findings = _findings(run, sites, tables)
+    info = {
+        "version": ".".join(map(str, tables.version)),
+        "supported": tables.supported(),
+        "samples": len(run.samples),
+        "duration": t_end,
+        "interval_ms": run.hello["interval"] * 1000 if run.hello else None,
+        "codes": len(run.codes),
+        "events": run.events,
+        "complete": run.end is not None,
+        "sample_cost": (run.end or {}).get("sample_cost"),
+        "probe_error": (run.probe or {}).get("error"),
+    }
+    return Report(run, sites, findings, info)
+
+
+def _target_name(run, s):
+    if s.state != "specialized":
+        return None
+    if s.type_version:
+        name = run.types.get(s.type_version)
+        return name or "a class (type version %d)" % s.type_version
+    fv = s.fields.get("func_version")
+    if fv and ("PY_" in s.opname or "BOUND_METHOD" in s.opname):
+        return run.funcs.get(fv) or "a function (version %d)" % fv
+    return None
+
+
+def _history(r, cooldown, tables):
+    prev = None
+    seen_classes = []
+    seen_targets = []
+    for o in r.obs:
+        if o.state == "instrumented":
+            r.instrumented = True
+        if o.target and o.type_version and o.target not in seen_classes:
+            seen_classes.append(o.target)
+        tkey = o.target or (o.opname, o.key) if o.state == "specialized" else None
+        if tkey is not None and tkey not in seen_targets:
+            seen_targets.append(tkey)
+        if prev is None:
+            if o.state == "specialized":
+                r.specializations += 1
+                r.first_specialized = o.t
+                r.events.append((o.t, "specialized", o.opname, o.target, ""))
+            prev = o
+            continue
+        if o.state == "specialized":
+            if prev.state != "specialized":
+                if r.specializations == 0:
+                    r.first_specialized = o.t
+                    kind = "specialized"
+                else:
+                    kind = "re-specialized"
+                    r.retargets += 1
+                r.specializations += 1
+                r.events.append((o.t, kind, o.opname, o.target, ""))
+            else:
+                changed = (o.opname != prev.opname or o.key != prev.key)
+                refilled = o.value > prev.value
+                if changed or refilled:
+                    r.retargets += 1
+                    r.specializations += 1
+                    # misses: drained prev to 0, the 53rd miss re-specialized,
+                    # then the new counter went down from cooldown
+                    r.misses += prev.value + 1 + max(0, cooldown - o.value)
+                    r.misses_exact = False
+                    r.events.append((o.t, "re-targeted", o.opname, o.target,
+                                     "counter %d -> %d" % (prev.value, o.value)))
+                else:
+                    r.misses += prev.value - o.value
+        else:
+            if prev.state == "specialized":
+                r.fallbacks += 1
+                r.misses += prev.value + 1
+                r.misses_exact = False
+                r.events.append((o.t, "fell back", o.opname, None,
+                                 "backoff %s" % (o.backoff,)))
+            elif o.state in ("generic", "adaptive") and prev.backoff is not None \
+                    and o.backoff is not None and o.backoff > prev.backoff:
+                r.events.append((o.t, "failed attempt", o.opname, None,
+                                 "backoff %d" % o.backoff))
+            if o.state == "instrumented" and prev.state != "instrumented":
+                r.events.append((o.t, "instrumented", o.opname, None, ""))
+        prev = o
+    r.classes = seen_classes
+    r.targets = seen_targets
+    f = r.final
+    if f is not None and f.state in ("generic", "adaptive") and f.backoff is not None:
+        if tables.is_311:
+            r.failed_attempts = f.backoff if f.state == "adaptive" else 0
+        else:
+            # warm-up leaves backoff 1; each failed attempt adds one
+            r.failed_attempts = max(0, f.backoff - 1)
+
+
+def _time_specialized(r, t_end):
+    total = 0.0
+    for a, b in zip(r.obs, r.obs[1:] + [None]):
+        if a.state == "specialized":
+            total += (b.t if b is not None else t_end) - a.t
+    r.time_specialized = total
+
+
+def _min_executions(failed, is311):
+    """Executions implied by ``failed`` failed specialization attempts."""
+    if failed <= 0:
+        return 0
+    if is311:
+        n = 8
+        for k in range(1, failed):
+            n += 2 ** k - 1
+        return n
+    n = 2
+    for k in range(1, failed):
+        n += 2 ** (k + 1) - 1
+    return n
+
+
+def describe_site(r):
+    where = "`%s`" % (r.source or r.argrepr or r.family)
+    fn = r.code["qualname"]
+    if fn == "<module>":
+        return "%s at module level (%s)" % (where, r.where)
+    return "%s in `%s()` (%s)" % (where, fn, r.where)
+
+
+def _findings(run, sites, tables):
+    out = []
+    for r in sites:
+        f = r.final
+        desc = describe_site(r)
+        mp = ""
+        if r.misses:
+            rate = r.misses / r.time_specialized if r.time_specialized > 0 else 0
+            mp = "; at least %s guard misses%s" % (
+                format(r.misses, ","),
+                " (~%s/s)" % format(int(rate), ",") if rate else "")
+        if len(r.classes) > 1:
+            n = len(r.classes)
+            shown = ", ".join(c.rsplit(".", 1)[-1] for c in r.classes[:6])
+            if n > 6:
+                shown += ", ..."
+            s = ("%d classes pass through %s (%s); it re-targeted %s times%s. "
+                 "Split the site so each class gets its own, or give the "
+                 "objects one class." % (n, desc, shown,
+                                         format(r.retargets, ","), mp))
+            out.append(Finding("polymorphic", r, 1000 + r.retargets * n, s))
+        elif r.retargets >= 2:
+            forms = []
+            for o in r.obs:
+                if o.state == "specialized" and o.opname not in forms:
+                    forms.append(o.opname)
+            what = ""
+            if len(forms) > 1:
+                what = " between %s" % ", ".join(forms)
+            elif r.targets and any(isinstance(t, str) for t in r.targets):
+                names = [t for t in r.targets if isinstance(t, str)]
+                what = " between %s" % ", ".join(n.rsplit(".", 1)[-1] for n in names[:5])
+            s = ("%s re-specialized %s times%s%s: what reaches it keeps "
+                 "changing; keep its operands to one type." % (
+                     desc, format(r.retargets, ","), what, mp))
+            out.append(Finding("churning", r, 500 + r.retargets, s))
+        if r.fallbacks and f.state != "specialized":
+            s = ("%s was specialized, then fell back to the generic %s "
+                 "%d time(s)%s; it now retries with backoff level %s." % (
+                     desc, f.opname, r.fallbacks, mp, f.backoff))
+            out.append(Finding("fell-back", r, 300 + r.fallbacks, s))
+        elif not r.specializations and f.state in ("generic", "adaptive") \
+                and (r.failed_attempts >= 4 or r.gave_up):
+            n = _min_executions(r.failed_attempts, tables.is_311)
+            hint = _FAMILY_HINTS.get(r.family, "its operands are of a kind "
+                                     "CPython does not specialize")
+            if r.family == "BINARY_OP" and tables.nb_ops \
+                    and 0 <= r.oparg < len(tables.nb_ops) \
+                    and tables.nb_ops[r.oparg] not in _SPECIALIZED_BINOPS:
+                hint = "CPython has no specialized form for `%s`" % tables.nb_ops[r.oparg]
+            if r.gave_up:
+                s = ("%s runs in quickened code but CPython 3.11 put the "
+                     "generic %s back for good: %s." % (desc, r.family, hint))
+            else:
+                s = ("%s ran at least %s times but never specialized (%d "
+                     "failed attempts): %s." % (desc, format(n, ","),
+                                                r.failed_attempts, hint))
+            out.append(Finding("never-specialized", r, 100 + r.failed_attempts, s))
+        if r.instrumented:
+            s = ("%s was instrumented by a tracer/profiler/monitoring tool: "
+                 "instrumented sites do not specialize." % desc)
+            out.append(Finding("instrumented", r, 50, s))
+    out.sort(key=lambda x: -x.score)
+    return out

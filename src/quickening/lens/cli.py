@@ -1,0 +1,150 @@
+"""`quickening watch`: run a program natively and report what CPython's
+specializer did to it, per site, over time."""
+
+import os
+import sys
+
+from quickening.pyargs import UsageError, parse_python_like
+
+USAGE = """\
+usage: quickening watch [options] (script.py | -m module | -c code) [args...]
+
+Runs the program natively (its stdin, stdout and exit status untouched),
+samples the live quickened bytecode of its code objects from a background
+thread and once at exit, and reports per specialization site what CPython
+did: the form at exit, each specialization, re-targeting and fall-back, the
+classes that passed, and a ranked list of what to look at.
+
+options:
+  --python PATH     interpreter to watch (CPython 3.11, 3.12 or 3.13;
+                    default: the one running quickening)
+  --interval MS     sampling interval in milliseconds (default 10)
+  --json FILE       write the report as JSON (schema: quickening.lens/1)
+  --html DIR        write a self-contained HTML report to DIR/index.html
+  --report FILE     write the terminal report to FILE instead of stderr
+  --all-sites       list every executed site, not only the notable ones
+  --all-code        also watch the standard library and site-packages
+  --quiet           no terminal report (use with --json / --html)
+  --keep-samples F  keep the agent's raw sample stream in file F
+"""
+
+FLAGS = ("--all-sites", "--all-code", "--quiet", "-h", "--help")
+VALUED = ("--python", "--interval", "--json", "--html", "--report",
+          "--keep-samples")
+
+
+def _err(msg):
+    sys.stderr.write(msg.rstrip() + "\n")
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help"):
+        sys.stdout.write(USAGE)
+        return 0 if argv else 2
+    try:
+        parsed = parse_python_like(argv, flags=FLAGS, valued=VALUED,
+                                   prog="quickening watch")
+    except UsageError as exc:
+        _err("%s (see `quickening watch --help`)" % exc)
+        return 2
+    opts = parsed.options
+    if opts.get("-h") or opts.get("--help"):
+        sys.stdout.write(USAGE)
+        return 0
+    try:
+        return _watch(parsed.target, opts)
+    except UsageError as exc:
+        _err(str(exc))
+        return 2
+
+
+def _watch(target, opts):
+    from quickening.lens import runner
+
+    python = opts.get("--python") or runner.default_python()
+    if os.sep in python or python.startswith("."):
+        if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+            raise UsageError("quickening watch: --python %s: no such executable" % python)
+    else:
+        import shutil
+        found = shutil.which(python)
+        if not found:
+            raise UsageError("quickening watch: --python %s: not found on PATH" % python)
+        python = found
+    try:
+        interval = float(opts.get("--interval", runner.DEFAULT_INTERVAL_MS))
+    except ValueError:
+        raise UsageError("quickening watch: --interval takes milliseconds, got %r"
+                         % opts["--interval"])
+    if not (0.1 <= interval <= 60000):
+        raise UsageError("quickening watch: --interval must be between 0.1 and 60000 ms")
+    if target.kind == "path" and not os.path.exists(target.value):
+        raise UsageError("quickening watch: can't open file %r: no such file"
+                         % target.value)
+    for key in ("--json", "--report", "--keep-samples"):
+        path = opts.get(key)
+        if path:
+            d = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(d):
+                raise UsageError("quickening watch: %s %s: directory %s does not exist"
+                                 % (key, path, d))
+    cmd = runner.child_command(python, target)
+    keep = opts.get("--keep-samples")
+    result = runner.run_watched(cmd, interval, "all" if opts.get("--all-code") else "user",
+                                samples_path=os.path.abspath(keep) if keep else None)
+    status = runner.exit_status(result.returncode)
+    try:
+        return _report(result, target, opts, python, status)
+    finally:
+        if not keep:
+            try:
+                os.unlink(result.samples_path)
+            except OSError:
+                pass
+
+
+def _report(result, target, opts, python, status):
+    from quickening.lens import analyze as A
+    from quickening.lens import runner
+
+    try:
+        run = A.RunData.load(result.samples_path)
+    except OSError:
+        run = None
+    if run is None or run.hello is None:
+        v = runner.probe_version(python)
+        if v is None:
+            _err("quickening watch: %s did not start" % python)
+        elif v[3] != "cpython" or tuple(v[:2]) not in ((3, 11), (3, 12), (3, 13)):
+            _err("quickening watch: supports CPython 3.11, 3.12 and 3.13; %s is %s %s"
+                 % (python, v[3], ".".join(map(str, v[:3]))))
+        else:
+            _err("quickening watch: the lens agent did not report (the program "
+                 "may have exited before Python finished starting)")
+        return status
+    code_text = target.value if target.kind == "code" else None
+    report = A.analyze(run, code_text=code_text)
+    argv_shown = [os.path.basename(python)] + runner.child_command(python, target)[1:]
+    if opts.get("--json"):
+        from quickening.lens.report import write_json
+        write_json(report, opts["--json"], argv=argv_shown, exit_status=status,
+                   wall=result.wall)
+    if opts.get("--html"):
+        from quickening.lens.html import write_html
+        write_html(report, opts["--html"], argv=argv_shown, exit_status=status,
+                   wall=result.wall, code_text=code_text)
+    if not opts.get("--quiet"):
+        from rich.console import Console
+        from quickening.lens.report import render_terminal
+        if opts.get("--report"):
+            with open(opts["--report"], "w", encoding="utf-8") as fh:
+                console = Console(file=fh, width=120, no_color=True)
+                render_terminal(report, console, all_sites=bool(opts.get("--all-sites")),
+                                argv=argv_shown, exit_status=status)
+        else:
+            console = Console(stderr=True)
+            render_terminal(report, console, all_sites=bool(opts.get("--all-sites")),
+                            argv=argv_shown, exit_status=status)
+    if opts.get("--html") and not opts.get("--quiet"):
+        sys.stderr.write("HTML report: %s\n" % os.path.join(os.path.abspath(opts["--html"]), "index.html"))
+    return status

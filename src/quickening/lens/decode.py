@@ -1,0 +1,308 @@
+"""Decode CPython's live quickened bytecode (``code._co_code_adaptive``).
+
+This module is stdlib-only and runs on CPython 3.11, 3.12 and 3.13: the lens
+agent loads it by file path inside the watched program, and the analysis in
+the parent (which may run another Python version) uses the same code with the
+*target's* opcode tables, shipped as a plain dict.
+
+Public API
+----------
+
+``Tables.current()``
+    Opcode tables of the running interpreter (names of every opcode including
+    the specialized ones, specialized -> base map, inline cache sizes and
+    field layouts per family, with 3.13's wrong LOAD_GLOBAL labels fixed).
+``Tables.from_dict(d)`` / ``tables.to_dict()``
+    Ship tables between processes (JSON-safe).
+``decode(tables, co_code, adaptive) -> list[Site]``
+    Every *specialization site* (an instruction whose family has a
+    specialization counter) with its offset, family, live form, counter
+    (raw / value / backoff), decoded cache fields and cached type version.
+    ``co_code`` is the de-specialized stream, used for the structure (so an
+    instruction replaced by INSTRUMENTED_LINE still has a known family);
+    ``adaptive`` is the live stream.
+``decode_code(code) -> list[Site]``
+    Convenience for a code object of the running interpreter.
+
+Counter encoding (see shared/facts): 3.12+ raw = value << 4 | backoff for
+every form; on 3.11 a *specialized* form holds a plain miss budget (53 at
+specialization) while base / ``*_ADAPTIVE`` forms use value << 4 | backoff.
+Cache fields: 16-bit little-endian cells after the instruction, a 2-cell
+value stored low half first, a 4-cell value is a pointer.
+"""
+
+import sys
+
+__all__ = ["Tables", "Site", "decode", "decode_code", "SUPPORTED"]
+
+#: (major, minor) versions whose layouts this module knows.
+SUPPORTED = ((3, 11), (3, 12), (3, 13))
+
+# Families whose cache word is not a specialization counter (3.13+: only the
+# experimental tier 2 reads them).
+_NOT_SPECIALIZING = {
+    "JUMP_BACKWARD", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE",
+    "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE",
+}
+
+# Binary operator oparg -> symbol is taken from dis._nb_ops at table build.
+
+
+class Tables(object):
+    """Opcode tables of one CPython version (see module docstring)."""
+
+    def __init__(self, version, opname, deopt, cache_entries, cache_format,
+                 families, extended_arg, nb_ops):
+        self.version = tuple(version)            # (major, minor, micro)
+        self.opname = list(opname)               # 256 names, "<N>" if unknown
+        self.deopt = list(deopt)                 # live opcode -> base opcode
+        self.cache_entries = list(cache_entries)  # base opcode -> cells
+        self.cache_format = dict(cache_format)   # family -> [(field, cells)]
+        self.families = set(families)            # base names that specialize
+        self.extended_arg = extended_arg
+        self.nb_ops = list(nb_ops)               # BINARY_OP oparg -> symbol
+        self.is_311 = self.version[:2] == (3, 11)
+        self._adaptive = set()
+        for i, name in enumerate(self.opname):
+            if name.endswith("_ADAPTIVE"):
+                self._adaptive.add(i)
+
+    # -- construction -------------------------------------------------
+
+    @classmethod
+    def current(cls):
+        """Tables for the interpreter this code runs in."""
+        import dis
+        import opcode
+        version = sys.version_info[:3]
+        names = list(dis._all_opname[:256])
+        opmap = {}
+        for i, n in enumerate(names):
+            if not n.startswith("<"):
+                opmap[n] = i
+        try:
+            from _opcode_metadata import _specializations as specs  # 3.13
+        except ImportError:
+            specs = opcode._specializations
+        deopt = list(range(256))
+        for base, members in specs.items():
+            if base not in opmap:
+                continue
+            for m in members:
+                if m in opmap:
+                    deopt[opmap[m]] = opmap[base]
+        for i, n in enumerate(names):
+            if n.startswith("INSTRUMENTED_"):
+                base = n[len("INSTRUMENTED_"):]
+                if base in opmap:
+                    deopt[i] = opmap[base]
+        ice = opcode._inline_cache_entries
+        entries = [0] * 256
+        if isinstance(ice, dict):  # 3.13: name -> cells
+            for n, k in ice.items():
+                if n in opmap:
+                    entries[opmap[n]] = k
+        else:
+            for i in range(min(256, len(ice))):
+                entries[i] = ice[i]
+        fmt = {}
+        for fam, fields in opcode._cache_format.items():
+            items = list(fields.items())
+            if fam == "LOAD_GLOBAL" and version[:2] >= (3, 13):
+                # the labels in opcode._cache_format are in the wrong order
+                items = [("counter", 1), ("module_keys_version", 1),
+                         ("builtin_keys_version", 1), ("index", 1)]
+            fmt[fam] = items
+        families = set()
+        for base in specs:
+            f = fmt.get(base)
+            if not f or f[0][0] != "counter" or base in _NOT_SPECIALIZING:
+                continue
+            families.add(base)
+        nb_ops = [sym for (_, sym) in getattr(dis, "_nb_ops", [])]
+        return cls(version, names, deopt, entries, fmt, families,
+                   opmap["EXTENDED_ARG"], nb_ops)
+
+    def to_dict(self):
+        return {
+            "version": list(self.version), "opname": self.opname,
+            "deopt": self.deopt, "cache_entries": self.cache_entries,
+            "cache_format": {k: [list(x) for x in v]
+                             for k, v in self.cache_format.items()},
+            "families": sorted(self.families),
+            "extended_arg": self.extended_arg, "nb_ops": self.nb_ops,
+        }
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(d["version"], d["opname"], d["deopt"], d["cache_entries"],
+                   {k: [tuple(x) for x in v]
+                    for k, v in d["cache_format"].items()},
+                   d["families"], d["extended_arg"], d["nb_ops"])
+
+    # -- queries --------------------------------------------------------
+
+    def supported(self):
+        return tuple(self.version[:2]) in SUPPORTED
+
+    def is_specialized(self, op):
+        """True for a specialized member (not base, ADAPTIVE or INSTRUMENTED)."""
+        name = self.opname[op]
+        return (self.deopt[op] != op and op not in self._adaptive
+                and not name.startswith("INSTRUMENTED_"))
+
+    def state_of(self, op, base):
+        """'specialized', 'adaptive' (3.11 waiting form), 'instrumented',
+        'generic' (the base form), or 'other'."""
+        name = self.opname[op]
+        if op == base:
+            return "generic"
+        if name.startswith("INSTRUMENTED_"):
+            return "instrumented"
+        if op in self._adaptive:
+            return "adaptive"
+        if self.deopt[op] == base:
+            return "specialized"
+        return "other"
+
+
+class Site(object):
+    """One specialization site in one sample of a code object."""
+
+    __slots__ = ("offset", "family", "oparg", "opname", "state",
+                 "counter_raw", "counter_value", "backoff", "fields",
+                 "cache", "type_version")
+
+    def __init__(self, offset, family, oparg, opname, state, counter_raw,
+                 counter_value, backoff, fields, cache, type_version):
+        self.offset = offset              # byte offset of the instruction
+        self.family = family              # base name, e.g. "LOAD_ATTR"
+        self.oparg = oparg                # full oparg (EXTENDED_ARG applied)
+        self.opname = opname              # live name, e.g. "LOAD_ATTR_SLOT"
+        self.state = state                # see Tables.state_of
+        self.counter_raw = counter_raw
+        self.counter_value = counter_value
+        self.backoff = backoff            # None for 3.11 specialized forms
+        self.fields = fields              # {field: int} (counter excluded)
+        self.cache = cache                # tuple of raw cells after counter
+        self.type_version = type_version  # cached type version or None
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __repr__(self):
+        return ("Site(%d, %s, %s, counter=%d/%s)"
+                % (self.offset, self.opname, self.state, self.counter_value,
+                   self.backoff))
+
+
+def structure(tables, co_code):
+    """List of (offset, base opcode, oparg, ncache) for every specialization
+    site of a de-specialized stream."""
+    out = []
+    ext = 0
+    i = 0
+    n = len(co_code)
+    fams = tables.families
+    names = tables.opname
+    while i < n:
+        op = co_code[i]
+        arg = co_code[i + 1] | ext
+        ncache = tables.cache_entries[op]
+        if op == tables.extended_arg:
+            ext = arg << 8
+        else:
+            ext = 0
+            if names[op] in fams:
+                out.append((i, op, arg, ncache))
+        i += 2 + 2 * ncache
+    return out
+
+
+def _cells(adaptive, start, count):
+    return tuple(adaptive[start + 2 * k] | (adaptive[start + 2 * k + 1] << 8)
+                 for k in range(count))
+
+
+def _join(cells):
+    v = 0
+    for k, c in enumerate(cells):
+        v |= c << (16 * k)
+    return v
+
+
+def type_version_of(tables, opname, fields):
+    """The cached *type* version for a specialized form, or None."""
+    if opname.endswith("_MODULE"):
+        return None          # keys version of a module dict, not a type
+    fam = opname.split("_")[0]
+    if opname.startswith(("LOAD_ATTR_", "STORE_ATTR_", "LOAD_METHOD_")):
+        v = fields.get("version", fields.get("type_version"))
+        return v or None
+    if opname == "TO_BOOL_ALWAYS_TRUE":
+        return fields.get("version") or None
+    if opname == "BINARY_SUBSCR_GETITEM" and "type_version" in fields:
+        return fields.get("type_version") or None
+    if opname == "CALL_ALLOC_AND_ENTER_INIT":
+        return fields.get("func_version") or None
+    del fam
+    return None
+
+
+def decode(tables, co_code, adaptive, sites=None):
+    """Decode the live stream ``adaptive`` into a list of :class:`Site`.
+
+    ``sites`` may be a precomputed ``structure(tables, co_code)``.
+    """
+    if sites is None:
+        sites = structure(tables, co_code)
+    out = []
+    names = tables.opname
+    is311 = tables.is_311
+    for off, base, arg, ncache in sites:
+        live = adaptive[off]
+        opname = names[live]
+        family = names[base]
+        state = tables.state_of(live, base)
+        if ncache:
+            cells = _cells(adaptive, off + 2, ncache)
+        else:
+            cells = (0,)
+        raw = cells[0]
+        if is311 and state == "specialized":
+            value, backoff = raw, None
+        else:
+            value, backoff = raw >> 4, raw & 15
+        fields = {}
+        pos = 1
+        for name, size in tables.cache_format.get(family, ()):
+            if name == "counter":
+                continue
+            fields[name] = _join(cells[pos:pos + size])
+            pos += size
+        tv = type_version_of(tables, opname, fields) if state == "specialized" else None
+        out.append(Site(off, family, arg, opname, state, raw, value, backoff,
+                        fields, cells[1:], tv))
+    return out
+
+
+_CURRENT = []
+
+
+def decode_code(code):
+    """Decode a code object of the running interpreter."""
+    if not _CURRENT:
+        _CURRENT.append(Tables.current())
+    return decode(_CURRENT[0], code.co_code, code._co_code_adaptive)
+
+
+def _main(argv):
+    """``python decode.py OUT``: write this interpreter's tables (marshal)."""
+    import marshal
+    with open(argv[1], "wb") as f:
+        marshal.dump(Tables.current().to_dict(), f, 4)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv))

@@ -1,0 +1,256 @@
+"""Terminal and JSON renderings of a lens :class:`~quickening.lens.analyze.Report`.
+
+JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/1"``:
+
+``python``    ``{"version", "executable", "supported"}``
+``run``       ``{"argv", "exit_status", "wall_s", "duration_s", "interval_ms",
+               "samples", "code_objects", "complete", "sample_cost_s"}``
+``observers`` list of ``{"t", "kind", "detail"}``: the program turned on
+              sys.settrace / sys.setprofile / sys.monitoring (these
+              de-specialize what they watch).
+``findings``  ranked list of ``{"kind", "site", "score", "sentence"}``; kind is
+              polymorphic | churning | fell-back | never-specialized |
+              instrumented; ``site`` is a site ``id``.
+``sites``     one entry per site that executed:
+  ``id``                    "file:qualname:firstlineno:offset" (stable across
+                            processes; joins with `quickening run`'s sites)
+  ``file, function, firstlineno, offset, line, end_line, col, end_col,
+  source``                  where it is (source = the expression's text)
+  ``family``                base instruction, e.g. LOAD_ATTR
+  ``form``                  live instruction at exit, e.g. LOAD_ATTR_SLOT
+  ``state``                 specialized | generic | adaptive (3.11) |
+                            instrumented
+  ``verdict``               specialized | polymorphic | fell-back |
+                            unspecialized | cold | instrumented
+  ``counter``               ``{"raw", "value", "backoff"}`` at exit (3.11
+                            specialized forms: value = misses left, backoff
+                            null)
+  ``classes``               classes whose type version the site cached, in
+                            order of first sight
+  ``targets``               distinct cache targets seen (class or function
+                            names, or form + raw cache cells)
+  ``specializations, retargets, fallbacks, failed_attempts``   counts seen
+  ``misses``                ``{"at_least", "exact", "per_second"}``: guard misses
+                            inferred from counter movement; ``exact`` is false
+                            when a re-specialization fell between two samples
+                            (then several may have happened: a lower bound)
+  ``first_specialized_s``   time of the first specialized sample
+  ``history``               ``[t, form, state, counter_value, backoff, target]``
+                            per observed change
+  ``events``                ``[t, kind, form, target, detail]``
+"""
+
+import json
+import os
+
+from quickening.lens.analyze import describe_site
+
+SCHEMA = "quickening.lens/1"
+
+
+def site_dict(r):
+    f = r.final
+    rate = None
+    if r.misses and r.time_specialized > 0:
+        rate = r.misses / r.time_specialized
+    return {
+        "id": r.key,
+        "file": r.code["filename"],
+        "function": r.code["qualname"],
+        "firstlineno": r.code["firstlineno"],
+        "offset": r.offset,
+        "line": r.line, "end_line": r.endline, "col": r.col, "end_col": r.endcol,
+        "source": r.source,
+        "argrepr": r.argrepr,
+        "family": r.family,
+        "form": f.opname,
+        "state": f.state,
+        "verdict": r.verdict(),
+        "counter": {"raw": f.raw, "value": f.value, "backoff": f.backoff},
+        "classes": list(r.classes),
+        "targets": [t if isinstance(t, str) else "%s %s" % (t[0], list(t[1]))
+                    for t in r.targets],
+        "specializations": r.specializations,
+        "retargets": r.retargets,
+        "fallbacks": r.fallbacks,
+        "failed_attempts": r.failed_attempts,
+        "misses": {"at_least": r.misses, "exact": r.misses_exact,
+                   "per_second": rate},
+        "first_specialized_s": r.first_specialized,
+        "history": [[round(o.t, 6), o.opname, o.state, o.value, o.backoff,
+                     o.target] for o in r.obs],
+        "events": [[round(t, 6), k, form, tgt, d] for (t, k, form, tgt, d) in r.events],
+    }
+
+
+def to_json(report, argv=None, exit_status=None, wall=None):
+    run = report.run
+    info = report.info
+    return {
+        "schema": SCHEMA,
+        "python": {"version": info["version"],
+                   "executable": (run.hello or {}).get("executable"),
+                   "supported": info["supported"]},
+        "run": {"argv": argv, "exit_status": exit_status, "wall_s": wall,
+                "duration_s": info["duration"],
+                "interval_ms": info["interval_ms"],
+                "samples": info["samples"], "code_objects": info["codes"],
+                "complete": info["complete"],
+                "sample_cost_s": info["sample_cost"]},
+        "observers": [{"t": t, "kind": k, "detail": d}
+                      for (t, k, d) in info["events"] if k != "agent-error"],
+        "agent_errors": [d for (t, k, d) in info["events"] if k == "agent-error"],
+        "findings": [{"kind": f.kind, "site": f.site.key, "score": f.score,
+                      "sentence": f.sentence} for f in report.findings],
+        "sites": [site_dict(r) for r in report.sites],
+    }
+
+
+def write_json(report, path, **kw):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(to_json(report, **kw), f, indent=1)
+
+
+_COLOURS = {
+    "specialized": "green", "polymorphic": "yellow", "fell-back": "magenta",
+    "unspecialized": "red", "cold": "dim", "instrumented": "cyan",
+}
+
+_OBSERVER_TEXT = {
+    "sys.settrace": "the program called sys.settrace: a tracer de-specializes "
+                    "the first instruction of each line it traces (3.11: "
+                    "nothing specializes while tracing)",
+    "sys.setprofile": "the program called sys.setprofile (or a profiler "
+                      "did): calls are instrumented and stop specializing",
+    "sys._settraceallthreads": "the program set a tracer on all threads",
+    "sys._setprofileallthreads": "the program set a profiler on all threads",
+    "sys.monitoring.register_callback": "the program registered a "
+                                        "sys.monitoring callback",
+    "sys.monitoring": "sys.monitoring events were on",
+}
+
+
+def observer_lines(report):
+    out = []
+    seen = set()
+    for t, kind, detail in report.info["events"]:
+        if kind == "agent-error":
+            out.append("the lens agent stopped sampling at %.3f s: %s" % (t, detail))
+            continue
+        text = _OBSERVER_TEXT.get(kind, kind)
+        if detail:
+            text += " (%s)" % detail
+        if text in seen:
+            continue
+        seen.add(text)
+        out.append("%s at %.3f s; sites it watched may show de-specialized "
+                   "or INSTRUMENTED forms" % (text, t))
+    return out
+
+
+def render_terminal(report, console, all_sites=False, max_findings=15,
+                    argv=None, exit_status=None):
+    from rich.table import Table
+    from rich.text import Text
+
+    info = report.info
+    head = Text()
+    head.append("quickening watch", style="bold")
+    head.append(" — CPython %s" % info["version"])
+    if argv:
+        head.append(" — %s" % " ".join(argv)[:80])
+    console.print(head)
+    cost = info["sample_cost"]
+    line = ("%d samples every %g ms over %.3f s, %d code objects watched"
+            % (info["samples"], info["interval_ms"] or 0, info["duration"],
+               info["codes"]))
+    if cost is not None:
+        line += ", %.1f ms spent sampling" % (cost * 1000)
+    if exit_status is not None:
+        line += ", exit status %d" % exit_status
+    console.print(line, style="dim")
+    if not info["supported"]:
+        console.print("warning: the lens knows CPython 3.11, 3.12 and 3.13; "
+                      "this is %s, so forms may be misread" % info["version"],
+                      style="bold red")
+    if not info["complete"]:
+        console.print("note: the program ended without running exit handlers "
+                      "(os._exit or a crash); the last sample is from the "
+                      "sampler thread", style="yellow")
+    for obs in observer_lines(report):
+        console.print("warning: " + obs, style="bold red")
+
+    counts = {}
+    for r in report.sites:
+        v = r.verdict()
+        counts[v] = counts.get(v, 0) + 1
+    summary = Text("%d sites executed: " % len(report.sites))
+    first = True
+    for v in ("specialized", "polymorphic", "fell-back", "unspecialized",
+              "instrumented", "cold"):
+        if counts.get(v):
+            if not first:
+                summary.append(", ")
+            summary.append("%d %s" % (counts[v], v), style=_COLOURS[v])
+            first = False
+    console.print(summary)
+
+    if report.findings:
+        console.print()
+        console.print("What to look at", style="bold underline")
+        for i, f in enumerate(report.findings[:max_findings], 1):
+            t = Text("%2d. " % i)
+            t.append("[%s] " % f.kind, style=_COLOURS.get(f.site.verdict(), ""))
+            t.append(f.sentence)
+            console.print(t)
+        more = len(report.findings) - max_findings
+        if more > 0:
+            console.print("    ... and %d more (see --json / --html)" % more,
+                          style="dim")
+    else:
+        console.print("Nothing stands out: every hot site specialized and "
+                      "stayed on one target.", style="green")
+
+    flagged = set(id(f.site) for f in report.findings)
+    rows = [r for r in report.sites
+            if all_sites or id(r) in flagged or r.retargets]
+    if not rows:
+        return
+    console.print()
+    table = Table(title=None if all_sites else
+                  "Sites with something to say (--all-sites for all %d)"
+                  % len(report.sites),
+                  show_lines=False, header_style="bold")
+    for col, kw in (("where", {}), ("function", {}), ("source", {"max_width": 28}),
+                    ("form at exit", {}), ("classes", {"max_width": 30}),
+                    ("re-targets", {"justify": "right"}),
+                    ("fell back", {"justify": "right"}),
+                    ("misses ≥", {"justify": "right"}),
+                    ("counter", {"justify": "right"})):
+        table.add_column(col, **kw)
+    rows.sort(key=lambda r: (r.code["filename"], r.line or 0, r.col or 0))
+    for r in rows:
+        f = r.final
+        v = r.verdict()
+        counter = "%d" % f.value if f.backoff is None else "%d/b%d" % (f.value, f.backoff)
+        misses = format(r.misses, ",") if r.misses else ""
+        if r.misses and not r.misses_exact:
+            misses += "*"
+        table.add_row(
+            "%s:%s" % (os.path.basename(r.code["filename"]), r.line),
+            r.code["qualname"], r.source or r.argrepr,
+            Text(f.opname, style=_COLOURS.get(v, "")),
+            ", ".join(c.rsplit(".", 1)[-1] for c in r.classes),
+            str(r.retargets) if r.retargets else "",
+            str(r.fallbacks) if r.fallbacks else "",
+            misses, counter)
+    console.print(table)
+    if any(r.misses and not r.misses_exact for r in rows):
+        console.print("* a lower bound: a re-specialization fell between two "
+                      "samples, so more may have happened; CPython does not "
+                      "count hits, so this is not a miss *rate*. Sample more "
+                      "often (--interval) to tighten it.", style="dim")
+
+
+__all__ = ["to_json", "write_json", "render_terminal", "site_dict",
+           "describe_site", "SCHEMA"]

@@ -1,0 +1,146 @@
+"""Launch a program under the lens agent and collect its raw samples.
+
+The program runs as ``python script.py args`` (or ``-m`` / ``-c``) exactly as
+the user would run it: same command line, same stdin/stdout/stderr, same exit
+status.  The agent is injected through a ``sitecustomize`` shim on the
+child's PYTHONPATH (the shim removes itself and restores PYTHONPATH, so the
+program's own subprocesses are not watched).
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+LENS_DIR = os.path.dirname(os.path.abspath(__file__))
+SITE_DIR = os.path.join(LENS_DIR, "_site")
+DEFAULT_INTERVAL_MS = 10.0
+
+
+def child_command(python, target):
+    """The child's argv for a :class:`quickening.pyargs.Target`."""
+    if target.kind == "path":
+        return [python, *target.argv]
+    if target.kind == "module":
+        return [python, "-m", *target.argv]
+    return [python, "-c", target.value, *target.argv[1:]]
+
+
+def _cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    d = os.path.join(base, "quickening")
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError:
+        d = tempfile.gettempdir()
+    return d
+
+
+def tables_file(python):
+    """Path of a marshal file holding ``python``'s opcode tables (cached
+    per interpreter binary and decoder version), or None if it can't be made."""
+    import hashlib
+    import marshal
+    real = os.path.realpath(python)
+    try:
+        st = os.stat(real)
+        dst = os.stat(os.path.join(LENS_DIR, "decode.py"))
+    except OSError:
+        return None
+    key = "%s|%d|%d|%d" % (real, st.st_mtime_ns, st.st_size, dst.st_mtime_ns)
+    path = os.path.join(_cache_dir(), "lens-tables-%s.marshal"
+                        % hashlib.sha1(key.encode()).hexdigest()[:16])
+    if os.path.exists(path):
+        return path
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    try:
+        if real == os.path.realpath(sys.executable):
+            from quickening.lens.decode import Tables
+            with open(tmp, "wb") as f:
+                marshal.dump(Tables.current().to_dict(), f, 4)
+        else:
+            r = subprocess.run([python, "-I", os.path.join(LENS_DIR, "decode.py"), tmp],
+                               capture_output=True, timeout=60)
+            if r.returncode != 0:
+                return None
+        os.replace(tmp, path)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path
+
+
+def child_env(out_path, interval_ms, scope, base=None, tables=None):
+    env = dict(os.environ if base is None else base)
+    if tables:
+        env["QUICKENING_LENS_TABLES"] = tables
+    orig = env.get("PYTHONPATH")
+    if orig is not None:
+        env["QUICKENING_LENS_ORIG_PYTHONPATH"] = orig
+        env["PYTHONPATH"] = SITE_DIR + os.pathsep + orig
+    else:
+        env["PYTHONPATH"] = SITE_DIR
+    env["QUICKENING_LENS_OUT"] = out_path
+    env["QUICKENING_LENS_INTERVAL"] = repr(float(interval_ms))
+    env["QUICKENING_LENS_SCOPE"] = scope
+    return env
+
+
+class WatchResult(object):
+    def __init__(self, returncode, wall, samples_path):
+        self.returncode = returncode
+        self.wall = wall
+        self.samples_path = samples_path
+
+
+def run_watched(cmd, interval_ms=DEFAULT_INTERVAL_MS, scope="user",
+                samples_path=None, env=None):
+    """Run ``cmd`` (a full argv whose first item is a python) under the
+    agent; returns a :class:`WatchResult`.  Ctrl-C reaches the program; we
+    wait for it so the report can still be written."""
+    if samples_path is None:
+        fd, samples_path = tempfile.mkstemp(prefix="quickening-lens-",
+                                            suffix=".pkl")
+        os.close(fd)
+    e = child_env(samples_path, interval_ms, scope, env, tables_file(cmd[0]))
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, env=e,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        rc = proc.wait()
+        wall = time.perf_counter() - t0
+    finally:
+        signal.signal(signal.SIGINT, old)
+    return WatchResult(rc, wall, samples_path)
+
+
+def exit_status(returncode):
+    """A shell-like exit status for a child's return code."""
+    if returncode < 0:
+        return 128 - returncode
+    return returncode
+
+
+def probe_version(python):
+    """(major, minor, micro) of an interpreter, or None if it does not run."""
+    try:
+        out = subprocess.run(
+            [python, "-I", "-c", "import sys; print(*sys.version_info[:3]);"
+             "print(sys.implementation.name)"],
+            capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    lines = out.stdout.split("\n")
+    try:
+        return tuple(int(x) for x in lines[0].split()) + (lines[1].strip(),)
+    except (ValueError, IndexError):
+        return None
+
+
+def default_python():
+    return sys.executable

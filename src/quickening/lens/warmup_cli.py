@@ -1,0 +1,188 @@
+"""`quickening warmup`: each site's form, execution by execution, on a fresh
+code object in the real CPython (3.11, 3.12 or 3.13)."""
+
+import argparse
+import os
+import sys
+
+from quickening.lens.warmup import (WarmupError, trace_function_warmup,
+                                    trace_warmup)
+
+DESCRIPTION = """\
+Run a fresh code object one execution at a time and show, per execution, the
+live form of each specialization site (read from _co_code_adaptive; nothing
+is traced), then the time of each early execution against the warmed steady
+state, each measured on a fresh code object.
+
+  quickening warmup -c 'f(3)' --setup 'def f(n): return n + 1'
+  quickening warmup examples/shapes.py::area 2.0 3.0
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise WarmupError("quickening warmup: %s (see `quickening warmup --help`)" % message)
+
+
+def _parser():
+    p = _Parser(prog="quickening warmup", description=DESCRIPTION,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("target", nargs="?", help="FILE::function (then its arguments)")
+    p.add_argument("args", nargs=argparse.REMAINDER,
+                   help="arguments (Python literals) for FILE::function")
+    p.add_argument("-c", dest="stmt", help="statement to execute")
+    p.add_argument("--setup", default="", help="run once before the statement (fresh each time)")
+    p.add_argument("-n", "--executions", type=int, default=10,
+                   help="executions to trace (default 10)")
+    p.add_argument("--python", default=sys.executable,
+                   help="interpreter (CPython 3.11-3.13; default: this one)")
+    p.add_argument("--repeat", type=int, default=25,
+                   help="timings per execution, best kept (default 25; 0: no timing)")
+    p.add_argument("--steady", type=int, default=1000,
+                   help="executions before timing the steady state (default 1000)")
+    p.add_argument("--all-sites", action="store_true",
+                   help="also list sites that never changed form")
+    p.add_argument("--counters", action="store_true",
+                   help="show each site's counter (value/backoff) per execution")
+    p.add_argument("--json", help="write the trace as JSON to this file")
+    return p
+
+
+def main(argv):
+    try:
+        return _main(argv)
+    except WarmupError as exc:
+        sys.stderr.write(str(exc).rstrip() + "\n")
+        return 2
+
+
+def _main(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        _parser().print_help()
+        return 0
+    a = _parser().parse_args(argv)
+    if (a.stmt is None) == (a.target is None):
+        raise WarmupError("quickening warmup: give either -c STATEMENT or FILE::function "
+                          "(see `quickening warmup --help`)")
+    if a.executions < 1 or a.executions > 10000:
+        raise WarmupError("quickening warmup: -n must be between 1 and 10000")
+    if a.repeat < 0:
+        raise WarmupError("quickening warmup: --repeat must be >= 0")
+    if not (os.path.isfile(a.python) and os.access(a.python, os.X_OK)):
+        import shutil
+        found = shutil.which(a.python)
+        if not found:
+            raise WarmupError("quickening warmup: --python %s: no such executable" % a.python)
+        a.python = found
+    if a.stmt is not None:
+        if a.args:
+            raise WarmupError("quickening warmup: unexpected arguments after -c: %s"
+                              % " ".join(a.args))
+        res = trace_warmup(a.python, a.stmt, a.setup, a.executions,
+                           repeat=a.repeat, steady=a.steady)
+        title = a.stmt
+    else:
+        path, sep, func = a.target.rpartition("::")
+        if not sep or not path or not func:
+            raise WarmupError("quickening warmup: target must be FILE::function, got %r"
+                              % a.target)
+        if not os.path.isfile(path):
+            raise WarmupError("quickening warmup: can't open file %r" % path)
+        res = trace_function_warmup(a.python, path, func, a.args, a.executions,
+                                    repeat=a.repeat, steady=a.steady)
+        title = "%s(%s)" % (func, ", ".join(a.args))
+    if a.json:
+        import json
+        with open(a.json, "w") as f:
+            json.dump({"version": list(res.version), "target": title,
+                       "executions": list(res), "time_ns": res.time_ns,
+                       "steady_ns": res.steady_ns}, f, indent=1)
+    render(res, title, a.all_sites, counters=a.counters)
+    return 0
+
+
+def _short(site):
+    name = site["opname"]
+    fam = site["family"]
+    if name == fam:
+        return fam
+    if name.startswith(fam + "_"):
+        return name[len(fam) + 1:]
+    return name
+
+
+def render(res, title, all_sites=False, console=None, counters=False):
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=160)
+    version = ".".join(map(str, res.version))
+    console.print(Text("quickening warmup — CPython %s — %s" % (version, title), style="bold"))
+    if not res:
+        return
+    keys = []
+    rows = {}
+    for i, sites in enumerate(res):
+        for s in sites:
+            k = (s["code"], s["offset"])
+            if k not in rows:
+                keys.append(k)
+                rows[k] = [None] * len(res)
+                rows[k + ("meta",)] = s
+            rows[k][i] = s
+    table = Table(header_style="bold", title="form of each site after execution N "
+                  "(· = unchanged%s)" % (", counter value/backoff" if counters else ""))
+    table.add_column("site")
+    table.add_column("family")
+    n = len(res)
+    for i in range(n):
+        table.add_column(str(i + 1))
+    shown = 0
+    for k in keys:
+        cells = rows[k]
+        forms = set((c["opname"], c["counter_raw"]) for c in cells if c)
+        if not all_sites and len(forms) <= 1:
+            continue
+        meta = rows[k + ("meta",)]
+        row = ["%s:%s" % (meta["code"], meta["line"]), meta["family"]]
+        prev = None
+        for c in cells:
+            if c is None:
+                row.append("")
+                continue
+            style = {"specialized": "green", "adaptive": "yellow",
+                     "instrumented": "cyan"}.get(c["state"], "")
+            counter = "%d" % c["counter_value"] if c["backoff"] is None else \
+                "%d/%d" % (c["counter_value"], c["backoff"])
+            if prev is not None and c["opname"] == prev:
+                t = Text("·", style="dim")
+                if counters:
+                    t.append(" " + counter, style="dim")
+            else:
+                t = Text(_short(c), style=style + " bold")
+                if counters:
+                    t.append(" " + counter, style="dim")
+            row.append(t)
+            prev = c["opname"]
+        table.add_row(*row)
+        shown += 1
+    if shown:
+        console.print(table)
+    else:
+        console.print("no site changed form in %d executions (--all-sites lists them)" % n)
+    if res.time_ns:
+        t = Table(header_style="bold", title="time of execution N on fresh code "
+                  "(best of repeats) vs warmed steady state")
+        t.add_column("")
+        for i in range(len(res.time_ns)):
+            t.add_column(str(i + 1), justify="right")
+        t.add_column("steady", justify="right")
+        t.add_row("µs", *["%.2f" % (x / 1000.0) for x in res.time_ns],
+                  "%.2f" % (res.steady_ns / 1000.0))
+        if res.steady_ns:
+            t.add_row("× steady", *["%.2f" % (x / res.steady_ns) for x in res.time_ns], "1.00")
+        console.print(t)

@@ -1,0 +1,1 @@
+"""Child-process scripts, run by path with the interpreter being measured."""

@@ -1,0 +1,104 @@
+"""The decoder and the warm-up tracer against CPython's own answers, in each
+installed CPython."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from lens_helpers import program, python_params
+
+import quickening.lens.decode as D
+from quickening.lens.warmup import (WarmupError, first_specialized,
+                                    trace_function_warmup, trace_warmup)
+
+DECODE = D.__file__
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_decoder_agrees_with_cpython(python):
+    r = subprocess.run([python, program("decode_check.py"), DECODE],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["mismatch"] == []
+    assert out["checked"]["sites"] > 600
+    assert out["checked"]["type_versions"] > 300
+    assert out["checked"]["cache_info"] >= out["checked"]["sites"]
+    assert out["checked"]["globals"] >= 2
+
+
+def test_tables_round_trip_and_current():
+    t = D.Tables.current()
+    t2 = D.Tables.from_dict(json.loads(json.dumps(t.to_dict())))
+    assert t2.to_dict() == t.to_dict()
+    assert "LOAD_ATTR" in t.families and "JUMP_BACKWARD" not in t.families
+    if sys.version_info[:2] >= (3, 13):
+        assert [f for f, _ in t.cache_format["LOAD_GLOBAL"]] == [
+            "counter", "module_keys_version", "builtin_keys_version", "index"]
+
+
+SETUP = """
+class A:
+    def __init__(self):
+        self.x = 1
+
+def f(o, n):
+    return o.x + n
+o = A()
+"""
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_trace_warmup_matches_dis_each_execution(python):
+    n = 10
+    res = trace_warmup(python, "f(o, 1)", SETUP, executions=n)
+    assert len(res) == n
+    ref = subprocess.run([python, program("warmup_direct.py"), SETUP, "f(o, 1)", str(n)],
+                         capture_output=True, text=True, timeout=60)
+    assert ref.returncode == 0, ref.stderr
+    ref = json.loads(ref.stdout)
+    for i in range(n):
+        for s in res[i]:
+            assert s["opname"] == ref[i]["%s:%d" % (s["code"], s["offset"])], (i, s)
+    # the documented warm-up is visible: first specialized execution of the
+    # attribute load is the one dis shows first specialized
+    firsts = first_specialized(res)
+    (key,) = [k for k in firsts if k[0] == "f" and
+              [s for s in res[-1] if (s["code"], s["offset"]) == k][0]["family"] == "LOAD_ATTR"]
+    dis_first = min(i + 1 for i in range(n)
+                    if ref[i]["f:%d" % key[1]] != "LOAD_ATTR"
+                    and not ref[i]["f:%d" % key[1]].endswith("_ADAPTIVE"))
+    assert firsts[key] == dis_first
+
+
+def test_trace_warmup_timing_and_function_mode(tmp_path):
+    mod = tmp_path / "m.py"
+    mod.write_text("def g(a, b):\n    return a * b + 1\n")
+    res = trace_function_warmup(sys.executable, str(mod), "g", ["3", "4"],
+                                executions=4, repeat=3, steady=50)
+    assert len(res) == 4 and len(res.time_ns) == 4 and res.steady_ns > 0
+    assert any(s["specialized"] for s in res[-1])
+    with pytest.raises(WarmupError):
+        trace_function_warmup(sys.executable, str(mod), "nope", executions=2)
+    with pytest.raises(WarmupError):
+        trace_warmup(sys.executable, "1 +", executions=2)
+
+
+def test_warmup_cli(tmp_path):
+    cmd = [sys.executable, "-m", "quickening", "warmup", "-c", "f(o, 1)",
+           "--setup", SETUP, "-n", "4", "--repeat", "2", "--steady", "20",
+           "--json", str(tmp_path / "w.json")]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "INSTANCE_VALUE" in r.stdout and "steady" in r.stdout
+    data = json.loads((tmp_path / "w.json").read_text())
+    assert len(data["executions"]) == 4
+    bad = subprocess.run([sys.executable, "-m", "quickening", "warmup", "-c", "1 +"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    bad = subprocess.run([sys.executable, "-m", "quickening", "warmup", "nofile.py::f"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "can't open" in bad.stderr

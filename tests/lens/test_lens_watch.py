@@ -1,0 +1,206 @@
+"""`quickening watch` against programs with known behaviour, on each CPython.
+
+Expected forms are never written here: the programs ask CPython itself
+(`dis.get_instructions(fn, adaptive=True)`, direct reads of
+`_co_code_adaptive`) and print what it says; the lens must agree.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from lens_helpers import PYTHONS, program, python_params, run_watch, watch_json
+
+
+def _sites(report, filename):
+    return {(s["function"], str(s["offset"])): s for s in report["sites"]
+            if s["file"].endswith(filename)}
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_forms_match_cpython(tmp_path, python):
+    r, report = watch_json(tmp_path, python, [program("behaviours.py")])
+    truth = json.loads(r.stdout)
+    assert report["python"]["version"] == ".".join(map(str, truth["version"]))
+    sites = _sites(report, "behaviours.py")
+    # every site the program's functions hold is reported, with CPython's form
+    for fn, forms in truth["forms"].items():
+        mine = {off: s for (f, off), s in sites.items() if f == fn}
+        assert mine, "no sites reported for %s" % fn
+        for off, s in mine.items():
+            assert s["form"] == forms[off], (fn, off, s["form"], forms[off])
+    # the states CPython showed at each pause appear in the site's history, in order
+    for snap in truth["phases"]:
+        for fn, forms in snap.items():
+            for off, name in forms.items():
+                s = sites.get((fn, off))
+                if s is None:
+                    continue
+                assert name in [h[1] for h in s["history"]], (fn, off, name, s["history"])
+    for fn, forms in truth["forms"].items():
+        for off in forms:
+            s = sites.get((fn, off))
+            if s is None:
+                continue
+            hist = [h[1] for h in s["history"]]
+            wanted = [snap[fn][off] for snap in truth["phases"] if fn in snap]
+            pos = 0
+            for name in hist:
+                if pos < len(wanted) and name == wanted[pos]:
+                    pos += 1
+            assert pos == len(wanted), (fn, off, wanted, hist)
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_verdicts_and_findings(tmp_path, python):
+    r, report = watch_json(tmp_path, python, [program("behaviours.py")])
+    truth = json.loads(r.stdout)
+    sites = _sites(report, "behaviours.py")
+
+    def site(fn):
+        (s,) = [s for (f, _), s in sites.items() if f == fn]
+        return s
+
+    assert site("mono")["verdict"] == "specialized"
+    assert site("mono")["classes"] == ["__main__.Mono"]
+    assert site("slot")["classes"] == ["__main__.Slotted"]
+    # the never-specializing division is flagged, with the operator named
+    div = site("div")
+    assert div["verdict"] == "unspecialized"
+    kinds = {(f["kind"], f["site"]) for f in report["findings"]}
+    assert ("never-specialized", div["id"]) in kinds
+    sentence = [f["sentence"] for f in report["findings"] if f["site"] == div["id"]][0]
+    assert "`/`" in sentence and "div()" in sentence
+    # the late site was seen generic (with failed attempts) before it specialized
+    late = site("late")
+    states = [h[2] for h in late["history"]]
+    assert "specialized" in states
+    first_spec = states.index("specialized")
+    assert first_spec > 0 and late["history"][first_spec - 1][4], late["history"]
+    assert truth["late_at"] is not None
+    # the int site fed floats: both forms, int first
+    add = site("add")
+    off = str(add["offset"])
+    forms = [h[1] for h in add["history"] if h[2] == "specialized"]
+    int_form = truth["phases"][0]["add"][off]
+    float_form = truth["forms"]["add"][off]
+    assert int_form != float_form
+    assert forms.index(int_form) < forms.index(float_form)
+    assert add["retargets"] >= 1
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_retargets_match_direct_reads(tmp_path, python):
+    r, report = watch_json(tmp_path, python, [program("retarget.py"), "0.02"])
+    direct = json.loads(r.stdout)
+    (s,) = [s for s in report["sites"]
+            if s["function"] == "get" and s["offset"] == direct["offset"]]
+    assert s["retargets"] == direct["retargets"]
+    assert s["fallbacks"] == direct["fallbacks"]
+    assert sorted(c.rsplit(".", 1)[1] for c in s["classes"]) == list("ABCDE")
+    assert s["verdict"] == "polymorphic"
+    assert s["misses"]["at_least"] >= 52 * (direct["retargets"] - 1)
+    top = report["findings"][0]
+    assert top["kind"] == "polymorphic" and top["site"] == s["id"]
+    assert "5 classes pass through `o.x` in `get()`" in top["sentence"]
+
+
+def test_program_io_and_exit_status_untouched(tmp_path):
+    prog = tmp_path / "echo.py"
+    prog.write_text(
+        "import sys\n"
+        "data = sys.stdin.read()\n"
+        "print('got', data.upper(), sys.argv[1:])\n"
+        "print('to stderr', file=sys.stderr)\n"
+        "sys.exit(7)\n")
+    plain = subprocess.run([sys.executable, str(prog), "a", "b"], input="hi",
+                           capture_output=True, text=True)
+    watched = run_watch([str(prog), "a", "b"], input="hi")
+    assert watched.returncode == plain.returncode == 7
+    assert watched.stdout == plain.stdout
+    assert watched.stderr.startswith("to stderr\n")
+    assert "quickening watch" in watched.stderr  # the report goes to stderr
+
+
+def test_uncaught_exception_keeps_traceback_and_status(tmp_path):
+    prog = tmp_path / "boom.py"
+    prog.write_text("def f():\n    raise ValueError('boom')\nf()\n")
+    plain = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True)
+    watched = run_watch([str(prog)])
+    assert watched.returncode == plain.returncode == 1
+    assert plain.stderr in watched.stderr
+
+
+def test_dash_c_and_dash_m(tmp_path):
+    r = run_watch(["-c", "import sys; print(sys.argv); sys.exit(4)", "x"])
+    assert r.returncode == 4 and r.stdout.strip() == "['-c', 'x']"
+    (tmp_path / "modprog.py").write_text("print(__name__)\n")
+    r = run_watch(["-m", "modprog"], cwd=str(tmp_path))
+    assert r.returncode == 0 and r.stdout.strip() == "__main__"
+
+
+@pytest.mark.parametrize("args, needle", [
+    ([], "usage"),
+    (["--interval"], "needs a value"),
+    (["--interval", "fast", "x.py"], "--interval"),
+    (["--bogus", "x.py"], "unknown option"),
+    (["/no/such/file.py"], "no such file"),
+    (["--python", "/no/such/python", "-c", "pass"], "no such executable"),
+])
+def test_usage_errors_are_one_line(args, needle):
+    r = run_watch(args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    text = r.stderr or r.stdout
+    assert needle in text
+    if args:
+        assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_unsupported_python_is_named(tmp_path):
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nif [ \"$1\" = -I ]; then echo 3 10 4; echo cpython; exit 0; fi\nexit 0\n")
+    fake.chmod(0o755)
+    r = run_watch(["--python", str(fake), "-c", "pass"])
+    assert "supports CPython 3.11, 3.12 and 3.13" in r.stderr
+    assert "3.10.4" in r.stderr
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_observers_are_reported(tmp_path, python):
+    prog = tmp_path / "tracer.py"
+    prog.write_text(
+        "import sys, time\n"
+        "def f(o):\n    return o + 1\n"
+        "for i in range(100):\n    f(i)\n"
+        "time.sleep(0.03)\n"
+        "def tr(frame, event, arg):\n    return tr\n"
+        "sys.settrace(tr)\n"
+        "for i in range(100):\n    f(i)\n"
+        "sys.settrace(None)\n"
+        "if hasattr(sys, 'monitoring'):\n"
+        "    m = sys.monitoring\n"
+        "    m.use_tool_id(3, 'mine')\n"
+        "    m.register_callback(3, m.events.LINE, lambda *a: None)\n"
+        "    m.set_events(3, m.events.LINE)\n"
+        "    time.sleep(0.03)\n"
+        "    m.set_events(3, 0)\n")
+    r, report = watch_json(tmp_path, python, [str(prog)])
+    kinds = [o["kind"] for o in report["observers"]]
+    assert "sys.settrace" in kinds
+    if report["python"]["version"] >= "3.12":
+        assert "sys.monitoring.register_callback" in kinds
+        assert any(o["kind"] == "sys.monitoring" and "LINE" in o["detail"]
+                   for o in report["observers"])
+    term = run_watch(["--python", python, str(prog)])
+    assert "warning: the program called sys.settrace" in term.stderr
+
+
+def test_terminal_report_names_the_polymorphic_site(tmp_path):
+    py = PYTHONS.get("3.13", sys.executable)
+    r = run_watch(["--python", py, "--interval", "2", program("retarget.py"), "0.01"])
+    assert r.returncode == 0
+    assert "What to look at" in r.stderr
+    assert "5 classes pass through `o.x` in `get()`" in " ".join(r.stderr.split())

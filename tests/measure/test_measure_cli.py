@@ -1,0 +1,81 @@
+"""Bad input gives one clear line and a non-zero status, never a traceback;
+help works; workloads of every kind resolve."""
+
+import os
+from pathlib import Path
+import zipfile
+
+import pytest
+
+from quickening.measure import cli_compare, cli_experiment, cli_records, corpus
+
+
+@pytest.mark.parametrize("module,argv", [
+    (cli_compare, []),
+    (cli_compare, ["no/such/file.py"]),
+    (cli_compare, ["--a-python", "/no/python", "loop:dict"]),
+    (cli_compare, ["--b-env", "NOEQUALS", "loop:dict"]),
+    (cli_compare, ["-N", "zero", "loop:dict"]),
+    (cli_compare, ["-N", "0", "loop:dict"]),
+    (cli_compare, ["loop:nope"]),
+    (cli_compare, ["pyperformance:nope"]),
+    (cli_compare, ["--frobnicate", "loop:dict"]),
+    (cli_experiment, ["nope"]),
+    (cli_experiment, ["polymorphism", "--rounds", "0"]),
+    (cli_experiment, ["specialize", "--python", "/no/python"]),
+    (cli_experiment, ["warmup", "--executions", "-1"]),
+    (cli_records, ["show"]),
+    (cli_records, ["frob"]),
+    (cli_records, ["compare", "a"]),
+])
+def test_bad_input_is_one_line(module, argv, cli, records_dir):
+    status, out, err = cli(module, argv)
+    assert status != 0
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("quickening ")
+
+
+@pytest.mark.parametrize("module,argv", [(cli_compare, ["--help"]),
+                                         (cli_experiment, ["--help"]),
+                                         (cli_experiment, ["polymorphism", "--help"]),
+                                         (cli_records, ["--help"])])
+def test_help(module, argv, cli):
+    status, out, _ = cli(module, argv)
+    assert status == 0 and "usage" in out.lower()
+
+
+def test_records_list_when_empty(cli, records_dir):
+    status, out, _ = cli(cli_records, [])
+    assert status == 0 and "no records" in out
+
+
+def test_loop_workloads_resolve():
+    assert corpus.loop_names() == ["calls", "dict", "float_math", "list_walk"]
+    name, spec = corpus.resolve_workload("loop:dict")
+    assert name == "loop:dict" and Path(spec["path"]).is_file()
+
+
+FAKE_BENCH = """\
+import pyperf
+
+def fannkuch(n):
+    t0 = pyperf.perf_counter()
+    return sum(range(n))
+"""
+
+
+def test_pyperformance_workload_from_cache(tmp_path, monkeypatch, cli, records_dir):
+    """A cached pyperformance wheel is used as is: its program is imported with
+    the stand-in pyperf and its workload function called, on both sides."""
+    monkeypatch.setenv("QUICKENING_CACHE", str(tmp_path / "cache"))
+    base = tmp_path / "cache" / f"pyperformance-{corpus.PYPERFORMANCE_VERSION}"
+    base.mkdir(parents=True)
+    with zipfile.ZipFile(base / "pyperformance-1.14.0-py3-none-any.whl", "w") as zf:
+        zf.writestr("pyperformance/data-files/benchmarks/bm_fannkuch/run_benchmark.py",
+                    FAKE_BENCH)
+    status, out, err = cli(cli_compare, ["-M", "1", "-N", "2", "--no-chart", "-q",
+                                         "pyperformance:fannkuch"])
+    assert status == 0, err
+    assert "pyperformance:fannkuch" in out
+    assert "outputs differ" not in out and "failed" not in out
