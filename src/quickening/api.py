@@ -100,6 +100,7 @@ def run_path(path, run_name="__main__", argv=None, *, set_sys_path=True):
     """Run a script file like `python path args...`; return its module globals."""
     with open(path, "rb") as fh:
         source = fh.read()
+    path = os.path.abspath(path)
     code = compile(source, path, "exec", dont_inherit=True)
     loader = importlib.machinery.SourceFileLoader(run_name, path)
     main = _fresh_main(path, None, loader)

@@ -1,23 +1,7 @@
-"""Fixtures for the measuring tests: interpreters present here, a records folder,
-and a way to call a command's main() and capture what it prints."""
-
-import os
-from pathlib import Path
-import sys
+"""Fixtures for the measuring tests: a records folder, a way to call a
+command's main() and capture what it prints, and small workload files."""
 
 import pytest
-
-PYENV = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-
-
-def installed_python(prefix: str):
-    """Path of an installed CPython whose version starts with `prefix`, or None."""
-    if PYENV.is_dir():
-        for d in sorted(PYENV.iterdir(), reverse=True):
-            exe = d / "bin" / "python"
-            if d.name.startswith(prefix) and exe.exists():
-                return str(exe)
-    return None
 
 
 @pytest.fixture
@@ -45,6 +29,3 @@ def workload(tmp_path):
         path.write_text(source)
         return path
     return make
-
-
-HOST = sys.executable

@@ -8,30 +8,7 @@ import pytest
 from quickening.measure import cli_compare, compare, engine, machine, records
 from quickening.measure.runner import Side, run_side
 
-from conftest import HOST
-
-
-class FakeRunner:
-    """Records the order of runs; answers with scripted times and digests."""
-
-    def __init__(self, times=None, digests=None, fail=None):
-        self.calls = []
-        self.times = times or {}
-        self.digests = digests or {}
-        self.fail = fail
-
-    def __call__(self, side, spec, *, repeats, loops, env_keys, timeout):
-        self.calls.append((spec["path"], side.label))
-        n = sum(1 for c in self.calls if c == (spec["path"], side.label))
-        if self.fail == (spec["path"], side.label):
-            return {"side": side.label, "times": [], "best": None, "digests": [],
-                    "interpreter": None, "error": "boom"}
-        t = self.times.get(side.label, 1.0) + 0.001 * n
-        return {"side": side.label, "times": [t] * repeats, "best": t,
-                "digests": [self.digests.get(side.label, "same")] * repeats,
-                "interpreter": {"executable": side.python, "version": "3.x",
-                                "jit": {"has_sys_jit": False}, "env": {}},
-                "error": None}
+from measure_helpers import HOST, FakeRunner
 
 
 def sides():
@@ -87,6 +64,24 @@ def test_a_failed_run_stops_that_workload_only():
     assert by["v"]["status"] == "ok" and by["v"]["a"]["n"] == 3
 
 
+def test_ctrl_c_keeps_what_was_measured():
+    class Interrupting(FakeRunner):
+        def __call__(self, side, spec, **kw):
+            if len(self.calls) == 5:
+                raise KeyboardInterrupt
+            return super().__call__(side, spec, **kw)
+
+    fake = Interrupting(times={"A": 1.0, "B": 2.0})
+    rec = compare.run(new_record(), sides(), [("w", {"path": "w"})], repeats=1, pairs=11,
+                      runner=fake)
+    assert rec["interrupted"] is True
+    (w,) = rec["summary"]["workloads"]
+    # unequal sizes: three runs of A, two of B
+    assert (w["a"]["n"], w["b"]["n"]) == (3, 2)
+    assert w["verdict"] == "no claim: fewer than 3 runs per side"
+    assert "interrupted" in compare.render_text(rec)
+
+
 ENV_PROBE = """\
 import os, sys
 def workload():
@@ -95,7 +90,8 @@ def workload():
 
 
 def test_env_var_for_b_reaches_b_and_not_a(workload, records_dir, cli, monkeypatch):
-    monkeypatch.delenv("QK_TEST_SIDE", raising=False)
+    # even a value inherited from the user's shell must not reach A
+    monkeypatch.setenv("QK_TEST_SIDE", "from-the-shell")
     path = workload(ENV_PROBE)
     status, out, err = cli(cli_compare, ["--b-env", "QK_TEST_SIDE=b-only", "--a-arg", "-Xqk_flag=a",
                                          "-M", "1", "-N", "2", "--no-chart", "--ignore-output",
@@ -113,6 +109,8 @@ def test_env_var_for_b_reaches_b_and_not_a(workload, records_dir, cli, monkeypat
         else:
             assert seen is None and xopt == "a"
     assert rec["sides"][1]["env"] == {"QK_TEST_SIDE": "b-only"}
+    assert rec["sides"][0]["unset"] == ["QK_TEST_SIDE"]
+    assert "unset QK_TEST_SIDE" in out
 
 
 def test_env_dependent_output_is_caught(workload, records_dir, cli):
@@ -129,6 +127,15 @@ def test_script_mode_runs_the_file_and_digests_its_output(workload):
     assert run["error"] is None and run["mode"] == "script"
     assert len(run["times"]) == 3 and run["best"] == min(run["times"])
     assert len(set(run["digests"])) == 1
+
+
+def test_script_sees_its_own_argv_and_may_exit(workload):
+    path = workload("import sys\nprint(sys.argv)\nsys.exit(0)\nprint('not reached')\n",
+                    "exits.py")
+    run = run_side(Side("A", HOST), {"path": str(path)}, repeats=2)
+    assert run["error"] is None and run["mode"] == "script"
+    bad = workload("import sys\nsys.exit(3)\n", "fails.py")
+    assert run_side(Side("A", HOST), {"path": str(bad)}, repeats=1)["error"] == "SystemExit: 3"
 
 
 def test_workload_error_is_reported(workload):

@@ -15,7 +15,7 @@ import pytest
 
 from quickening.measure import cli_experiment
 
-from conftest import installed_python
+from measure_helpers import installed_python
 
 
 def fake_jit_python(tmp_path, enabled_expr):

@@ -8,8 +8,7 @@ from quickening.measure import (charts, cli_experiment, cli_records, compare, ma
                                 records)
 from quickening.measure.runner import MeasureError, Side
 
-from conftest import HOST
-from test_measure_engine import FakeRunner
+from measure_helpers import HOST, FakeRunner
 
 
 def fake_compare_record(ratio_b=1.2):

@@ -13,7 +13,7 @@ import pytest
 
 from quickening.measure import cli_experiment, snippets
 
-from conftest import installed_python
+from measure_helpers import installed_python
 
 NATIVE = r'''
 import dis, json, sys

@@ -14,7 +14,7 @@ def test_separated_ranges_b_slower():
 
 
 def test_separated_ranges_b_faster():
-    v = stats.judge([2.0, 2.1], [1.5, 1.6])
+    v = stats.judge([2.0, 2.1, 2.05], [1.5, 1.6, 1.55])
     assert v.verdict == "B faster"
     assert v.ratio == pytest.approx(0.75)
     assert stats.describe_ratio(v.ratio) == "B 25.0% faster"
@@ -28,17 +28,24 @@ def test_overlapping_ranges_make_no_claim():
 
 
 def test_touching_ranges_count_as_overlap():
-    assert stats.judge([1.0, 2.0], [2.0, 3.0]).verdict == stats.NO_CLAIM
-    assert stats.judge([2.0, 3.0], [1.0, 2.0]).verdict == stats.NO_CLAIM
+    assert stats.judge([1.0, 2.0, 1.5], [2.0, 3.0, 2.5]).verdict == stats.NO_CLAIM
+    assert stats.judge([2.0, 3.0, 2.5], [1.0, 2.0, 1.5]).verdict == stats.NO_CLAIM
 
 
 def test_unequal_sizes():
-    v = stats.judge([1.0, 1.01, 1.02, 1.0, 1.03], [1.2, 1.21])
-    assert v.a.n == 5 and v.b.n == 2
+    v = stats.judge([1.0, 1.01, 1.02, 1.0, 1.03], [1.2, 1.21, 1.22])
+    assert v.a.n == 5 and v.b.n == 3
     assert v.verdict == "B slower"
     # pair ratios only where both sides have a run at that position
-    assert len(v.pair_ratios) == 2
+    assert len(v.pair_ratios) == 3
     assert v.pair_ratios[0] == pytest.approx(1.2)
+
+
+def test_too_few_runs_make_no_claim():
+    v = stats.judge([1.0, 1.0], [2.0, 2.0])
+    assert v.verdict == "no claim: fewer than 3 runs per side"
+    assert v.ratio == pytest.approx(2.0)
+    assert stats.judge([1.0], [2.0], min_runs=1).verdict == "B slower"
 
 
 def test_one_sided_data_makes_no_claim():
@@ -59,7 +66,7 @@ def test_outlier_widens_range_and_withholds_claim():
 
 
 def test_nonfinite_values_are_ignored():
-    v = stats.judge([1.0, float("nan"), None], [2.0, float("inf")])
+    v = stats.judge([1.0, float("nan"), None], [2.0, float("inf")], min_runs=1)
     assert v.a.n == 1 and v.b.n == 1 and v.verdict == "B slower"
 
 
@@ -77,7 +84,7 @@ def test_formatting():
     assert stats.describe_ratio(1.064) == "B 6.4% slower"
 
 
-times = st.lists(st.floats(min_value=1e-6, max_value=10.0), min_size=1, max_size=15)
+times = st.lists(st.floats(min_value=1e-6, max_value=10.0), min_size=3, max_size=15)
 
 
 @given(times, times)

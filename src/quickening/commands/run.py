@@ -39,11 +39,9 @@ def main(argv):
     if parsed.options.get("-h") or parsed.options.get("--help"):
         print(__doc__.strip())
         return 0
-    try:
-        from quickening.interp import host
-        host.check_host()
-    except Exception as exc:  # UnsupportedHost
-        return _error(str(exc))
+    if sys.version_info[:2] != (3, 13):
+        return _error(f"the interpreter runs on CPython 3.13; this is "
+                      f"{sys.implementation.name} {sys.version.split()[0]}")
     return execute(parsed.target, parsed.options)
 
 

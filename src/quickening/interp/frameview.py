@@ -7,6 +7,11 @@ otherwise), f_back and f_trace.
 """
 
 
+import sys
+
+from quickening.interp.tracebacks import is_internal
+
+
 class FrameView:
     __slots__ = ("_frame",)
 
@@ -17,13 +22,21 @@ class FrameView:
     def f_code(self):
         return self._frame.info.code
 
+    def _live_lasti(self):
+        """The instruction being executed: a running frame's pc lives in its loop."""
+        frame = self._frame
+        loop = _loop_running(frame, "f")
+        if loop is not None:
+            return loop.f_locals["pc"]
+        return frame.lasti()
+
     @property
     def f_lineno(self):
-        return self._frame.lineno()
+        return self._frame.info.line_at(self._live_lasti())
 
     @property
     def f_lasti(self):
-        return self._frame.lasti() * 2
+        return self._live_lasti() * 2
 
     @property
     def f_globals(self):
@@ -40,8 +53,20 @@ class FrameView:
 
     @property
     def f_back(self):
-        back = self._frame.back
-        return view_of(back) if back is not None else None
+        frame = self._frame
+        loop = _loop_running(frame, "entry")
+        if loop is None:
+            back = frame.back
+            return view_of(back) if back is not None else None
+        # an entry frame: its caller is whoever called into the interpreter
+        host = loop.f_back
+        while host is not None:
+            if host.f_code is _run_frame_code():
+                return view_of(host.f_locals["f"])
+            if not is_internal(host.f_code):
+                return host
+            host = host.f_back
+        return None
 
     f_trace = None
     f_trace_lines = True
@@ -53,6 +78,22 @@ class FrameView:
     def __repr__(self):
         code = self._frame.info.code
         return f"<frame at {id(self):#x}, file {code.co_filename!r}, line {self.f_lineno}, code {code.co_name}>"
+
+
+def _run_frame_code():
+    from quickening.interp.loop import run_frame
+    return run_frame.__code__
+
+
+def _loop_running(frame, local):
+    """The host frame of the run_frame call whose `local` is this interpreted frame."""
+    code = _run_frame_code()
+    host = sys._getframe(1)
+    while host is not None:
+        if host.f_code is code and host.f_locals.get(local) is frame:
+            return host
+        host = host.f_back
+    return None
 
 
 def view_of(frame):

@@ -62,9 +62,21 @@ def _trampoline_code(info, body_returns_tuple=False):
         ins += [("BUILD_TUPLE", info.nparams), ("RETURN_VALUE", 0)]
     doc = code.co_consts[0] if code.co_consts and type(code.co_consts[0]) is str else None
     consts = (doc, enter, info, globals) if not body_returns_tuple else (doc,)
-    return code.replace(co_code=_assemble(ins), co_consts=consts, co_names=(),
+    body = _assemble(ins)
+    return code.replace(co_code=body, co_consts=consts, co_names=(),
                         co_stacksize=info.nparams + info.nfree + 8,
-                        co_exceptiontable=b"", co_linetable=b"")
+                        co_exceptiontable=b"", co_linetable=_first_line_table(len(body) // 2))
+
+
+def _first_line_table(units):
+    """A location table putting every code unit on co_firstlineno (no columns), so
+    tracebacks through a trampoline (made natively) can be formatted."""
+    table = bytearray()
+    while units > 0:
+        n = min(units, 8)
+        table += bytes([0x80 | (13 << 3) | (n - 1), 0])  # NO_COLUMNS, line delta 0
+        units -= n
+    return bytes(table)
 
 
 def trampoline_for(info):
@@ -185,7 +197,7 @@ def _bind_natively(info, func, args, kwargs):
     binder = FunctionType(binder_code, func.__globals__, func.__name__, func.__defaults__, closure)
     binder.__kwdefaults__ = func.__kwdefaults__
     binder.__qualname__ = func.__qualname__
-    return list(binder(*args, **kwargs))
+    return list(binder(*args, **(kwargs or {})))
 
 
 def new_frame(info, func, args, kwargs, depth):

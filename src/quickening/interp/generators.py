@@ -15,6 +15,7 @@ from quickening.interp.loop import run_frame
 from quickening.interp.ops.registry import RETURN
 
 _DONE = -4  # frame.pc of a frame that finished with an exception
+_RESUME = host.OPMAP["RESUME"]
 
 
 class AsyncGenWrapped:
@@ -32,13 +33,14 @@ def _finished(frame):
 class InterpGenerator:
     """The inner object of a generator (and the base of the other kinds)."""
 
-    __slots__ = ("frame", "running", "started", "__weakref__")
+    __slots__ = ("frame", "running", "started", "close_value", "__weakref__")
     _kind = "generator"
 
     def __init__(self, frame):
         self.frame = frame
         self.running = False
         self.started = False
+        self.close_value = None
         frame.gen = self
 
     def __iter__(self):
@@ -82,7 +84,61 @@ class InterpGenerator:
         return self._resume(value)
 
     def throw(self, typ, val=None, tb=None):
-        return self._resume(None, _normalize(typ, val, tb))
+        return self._throw(_normalize(typ, val, tb))
+
+    def _yield_from(self):
+        """The sub-iterator the suspended frame is delegating to (yield from / await)."""
+        frame = self.frame
+        if not self.started or frame.pc < 0:
+            return None
+        info = frame.info
+        pc = frame.pc
+        if pc < len(info.opcodes) and info.opcodes[pc] == _RESUME and info.opargs[pc] & 3 >= 2:
+            return frame.stack[-1]
+        return None
+
+    def _throw(self, exc, close_on_genexit=True):
+        """Throw into the frame, first into the sub-iterator it is delegating to (as CPython)."""
+        yf = self._yield_from()
+        if yf is not None:
+            if isinstance(exc, GeneratorExit) and close_on_genexit:
+                self.running = True
+                try:
+                    close = getattr(yf, "close", None)
+                    if close is not None:
+                        close()
+                except BaseException as err:
+                    self.running = False
+                    return self._resume(None, err)
+                self.running = False
+                return self._resume(None, exc)
+            meth = getattr(yf, "throw", None)
+            if meth is not None:
+                self.running = True
+                try:
+                    if type(yf) in (types.GeneratorType, types.CoroutineType):
+                        result = meth(exc)
+                    else:
+                        result = meth(type(exc), exc, exc.__traceback__)
+                except StopIteration as stop:
+                    self.running = False
+                    return self._finish_yield_from(stop.value)
+                except BaseException as err:
+                    self.running = False
+                    return self._resume(None, err)
+                self.running = False
+                return result
+        return self._resume(None, exc)
+
+    def _finish_yield_from(self, value):
+        """The sub-iterator finished with value: the yield from / await expression is done."""
+        frame = self.frame
+        info = frame.info
+        send_pc = info.prev_start[info.prev_start[frame.pc]]
+        end_send = info.instrs[send_pc][1]
+        frame.stack.pop()
+        frame.pc = end_send + 1
+        return self._resume(value)
 
     def close(self):
         frame = self.frame
@@ -90,10 +146,11 @@ class InterpGenerator:
             frame.pc = _DONE
             return None
         try:
-            self._resume(None, GeneratorExit())
+            self._throw(GeneratorExit())
         except GeneratorExit:
             return None
         except StopIteration as stop:
+            self.close_value = stop.value
             return stop.value
         raise RuntimeError(f"{self._kind} ignored GeneratorExit")
 
@@ -188,7 +245,10 @@ class _AsyncStep:
     def _step(self, value, exc):
         agen = self.agen
         try:
-            result = agen._resume(value, exc)
+            if exc is not None and agen.started and agen.frame.pc >= 0:
+                result = agen._throw(exc, close_on_genexit=False)
+            else:
+                result = agen._resume(value, exc)
         except StopIteration:
             if self.closing:
                 raise StopIteration from None
@@ -206,7 +266,14 @@ class _AsyncStep:
 
 # -- native drivers -------------------------------------------------------------
 def _drive_generator(inner):
-    return (yield from inner)
+    try:
+        return (yield from inner)
+    except GeneratorExit:
+        # close() closed inner first; a value inner returned on close is ours to return
+        value = inner.close_value
+        if value is None:
+            raise
+        return value
 
 
 async def _drive_coroutine(inner):

@@ -18,5 +18,26 @@ current = sys.exception
 
 
 def set_handled(exc):
-    """Make `exc` (an exception or None) the host's handled exception."""
+    """Make `exc` (an exception or None) the host's handled exception.
+
+    Never call this inside a host `except` or `finally` clause: leaving the
+    clause restores the state the clause started with.
+    """
     _set(exc)
+
+
+_incref = ctypes.pythonapi.Py_IncRef
+_incref.argtypes = [ctypes.py_object]
+_incref.restype = None
+_set_raised = ctypes.pythonapi.PyErr_SetRaisedException
+_set_raised.argtypes = [ctypes.py_object]
+_set_raised.restype = None
+
+
+def raise_unchanged(exc):
+    """Raise exc as it is: a `raise` statement would rewrite its __context__
+    from the handled exception; setting the raised exception directly does not
+    (ctypes then reports the pending exception to the caller)."""
+    _incref(exc)  # PyErr_SetRaisedException steals a reference
+    _set_raised(exc)
+    raise SystemError("PyErr_SetRaisedException did not raise")

@@ -59,23 +59,28 @@ def run_frame(entry, throw=None):
                             continue
                         callee.back = f
                         ts.frame = f = callee
+                        callee = None  # keep no reference to a frame once it returns
                         pc = f.pc
                         continue
                     if pc == RETURN:
-                        value = f.retval
                         if f is entry:
+                            value = f.retval
                             f.retval = None
                             f.pc = RETURN
+                            if handled.current() is not saved_handled:
+                                handled.set_handled(saved_handled)
                             return value
-                        f.retval = None
                         back = f.back
                         f.back = None
+                        back.stack.append(f.retval)
+                        f.retval = None
                         ts.frame = f = back
-                        f.stack.append(value)
                         pc = f.pc
                         continue
                     if pc == YIELD:
                         # only generator frames yield, and they are always entry frames
+                        if handled.current() is not saved_handled:
+                            handled.set_handled(saved_handled)
                         return f.retval
                     raise SystemError(f"bad handler result {pc}")
             # -- unwinding: exc was raised at instruction pc of frame f --------
@@ -97,22 +102,12 @@ def run_frame(entry, throw=None):
             # the frame is finished with an exception
             if f is entry:
                 f.pc = -4
-                raise_out(exc, saved_handled)
+                if handled.current() is not saved_handled:
+                    handled.set_handled(saved_handled)
+                handled.raise_unchanged(exc)
             back = f.back
             f.back = None
             ts.frame = f = back
             pc = f.info.prev_start[f.pc]
     finally:
         ts.frame = saved_frame
-        if handled.current() is not saved_handled:
-            handled.set_handled(saved_handled)
-
-
-def raise_out(exc, saved_handled):
-    """Raise exc to the host caller without letting the host rewrite its context."""
-    if handled.current() is not None:
-        handled.set_handled(None)
-    try:
-        raise exc
-    finally:
-        exc = None

@@ -32,7 +32,14 @@ def intercept(*targets):
 def frame_locals(f):
     """What locals() returns in frame f: the namespace, or a snapshot for functions."""
     if f.locals is not None:
-        return f.locals
+        hidden = _hidden_locals(f)
+        if not hidden:
+            return f.locals
+        # inside a comprehension inlined in module or class code (PEP 709),
+        # CPython gives a fresh dict of the namespace and the comprehension's variables
+        merged = dict(f.locals)
+        merged.update(hidden)
+        return merged
     info = f.info
     result = {}
     fast = f.fast
@@ -49,6 +56,32 @@ def frame_locals(f):
                 continue
         result[varname] = value
     return result
+
+
+_NOT_HIDDEN = frozenset(("__class__", "__classdict__", "__conditional_annotations__"))
+
+
+def _hidden_locals(f):
+    """The set fast locals of non-function code: variables of inlined comprehensions."""
+    info = f.info
+    fast = f.fast
+    hidden = None
+    for i in range(info.free_start):
+        value = fast[i]
+        if value is NULL:
+            continue
+        varname = info.localsplus[i]
+        if varname in info.cell_names:
+            if varname in _NOT_HIDDEN or type(value) is not types.CellType:
+                continue
+            try:
+                value = value.cell_contents
+            except ValueError:
+                continue
+        if hidden is None:
+            hidden = {}
+        hidden[varname] = value
+    return hidden
 
 
 def _no_kwargs(name, kwargs):
@@ -170,7 +203,7 @@ def _exec_eval(f, func, args, kwargs):
     globals_, locals_, closure = spaces
     if "__builtins__" not in globals_:
         globals_["__builtins__"] = f.builtins if type(f.builtins) is dict else builtins.__dict__
-    from quickening.interp import api
+    from quickening import api
     result = api.run_code(code, globals_, locals_, closure=closure, _back=f)
     return None if func is builtins.exec else result
 

@@ -98,12 +98,14 @@ class Agent(object):
     def __init__(self, out_path, interval, scope, tables_path=None):
         self.decode = _load_decode()
         self.tables = None
+        self.tables_path = None
         if tables_path:
             try:
                 with open(tables_path, "rb") as f:
-                    d = marshal.load(f)
+                    d = marshal.loads(f.read())
                 if tuple(d["version"]) == tuple(sys.version_info[:3]):
                     self.tables = self.decode.Tables.from_dict(d)
+                    self.tables_path = tables_path
             except Exception:
                 self.tables = None
         if self.tables is None:
@@ -115,6 +117,7 @@ class Agent(object):
         self.lock = _thread.RLock()
         self.out = open(out_path, "wb")
         self.codes = {}          # id(code) -> [cid, code, last bytes, tvslots]
+        self.ignored = {}        # id(code) -> code, not the program's
         self.by_cid = []
         self.pending_exec = []   # code objects from the audit hook
         self.skip_prefixes = _stdlib_prefixes()
@@ -140,9 +143,11 @@ class Agent(object):
             "pid": self.pid,
             "interval": interval,
             "scope": scope,
-            "tables": self.tables.to_dict(),
+            "tables": None if self.tables_path else self.tables.to_dict(),
+            "tables_path": self.tables_path,
             "argv": list(sys.argv),
         }))
+        self.out.flush()
 
     # -- set-up -----------------------------------------------------------
 
@@ -225,7 +230,6 @@ class Agent(object):
             if self.out is None:
                 return
             marshal.dump(rec, self.out, 4)
-            self.out.flush()
 
     def now(self):
         return time.perf_counter() - self.t0
@@ -248,9 +252,10 @@ class Agent(object):
         stack = [code]
         while stack:
             c = stack.pop()
-            if id(c) in self.codes:
+            if id(c) in self.codes or id(c) in self.ignored:
                 continue
             if top and not self.interesting(c):
+                self.ignored[id(c)] = c   # keep it alive: ids stay unique
                 return
             cid = len(self.by_cid)
             entry = [cid, c, None, None]
@@ -312,7 +317,7 @@ class Agent(object):
                 continue
             while f is not None:
                 c = f.f_code
-                if id(c) not in self.codes:
+                if id(c) not in self.codes and id(c) not in self.ignored:
                     self.register(c)
                 f = f.f_back
 
@@ -374,7 +379,7 @@ class Agent(object):
     # -- sampling -----------------------------------------------------------
 
     def tick(self, final=False):
-        t_start = time.perf_counter()
+        t_start = time.thread_time()
         pend = self.pending_exec
         if pend:
             self.pending_exec = []
@@ -415,9 +420,12 @@ class Agent(object):
             self._resolve_types(new_tv)
         if new_fv:
             self._resolve_funcs(new_fv)
-        self._check_monitoring()
+        if final or self.nsamples % 10 == 0:
+            self._check_monitoring()
+        if final or self.nsamples % 25 == 0:
+            self.out.flush()   # a crash loses at most ~25 samples
         self.nsamples += 1
-        self.sample_cost += time.perf_counter() - t_start
+        self.sample_cost += time.thread_time() - t_start
 
     def _resolve_types(self, wanted):
         import ctypes

@@ -78,7 +78,11 @@ class RunData(object):
                 kind = rec[0]
                 if kind == "hello":
                     run.hello = rec[1]
-                    run.tables = D.Tables.from_dict(rec[1]["tables"])
+                    tables = rec[1].get("tables")
+                    if tables is None:
+                        with open(rec[1]["tables_path"], "rb") as tf:
+                            tables = marshal.loads(tf.read())
+                    run.tables = D.Tables.from_dict(tables)
                 elif kind == "code":
                     run.codes[rec[1]] = rec[2]
                 elif kind == "sample":

@@ -297,10 +297,24 @@ def decode_code(code):
 
 
 def _main(argv):
-    """``python decode.py OUT``: write this interpreter's tables (marshal)."""
+    """``python decode.py TABLES [CODE]``: write this interpreter's tables
+    (marshal) and, with CODE, the compiled lens agent and decoder (so the
+    watched program need not compile them at start-up even when bytecode
+    caching is off)."""
     import marshal
+    import os
     with open(argv[1], "wb") as f:
         marshal.dump(Tables.current().to_dict(), f, 4)
+    if len(argv) > 2:
+        here = os.path.dirname(os.path.abspath(__file__))
+        blob = {}
+        for name in ("agent", "decode"):
+            path = os.path.join(here, name + ".py")
+            with open(path, "rb") as f:
+                blob[name] = compile(f.read(), path, "exec", dont_inherit=True)
+        blob["version"] = list(sys.version_info[:3])
+        with open(argv[2], "wb") as f:
+            marshal.dump(blob, f)
     return 0
 
 

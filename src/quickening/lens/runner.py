@@ -39,43 +39,51 @@ def _cache_dir():
     return d
 
 
-def tables_file(python):
-    """Path of a marshal file holding ``python``'s opcode tables (cached
-    per interpreter binary and decoder version), or None if it can't be made."""
+def agent_files(python):
+    """(tables, code) paths for ``python``: marshal files with its opcode
+    tables and the agent and decoder compiled by it.  Made once per
+    interpreter binary and lens version (in ~/.cache/quickening); (None,
+    None) if they can't be made (the agent then works from source)."""
     import hashlib
-    import marshal
     real = os.path.realpath(python)
     try:
         st = os.stat(real)
-        dst = os.stat(os.path.join(LENS_DIR, "decode.py"))
+        stamps = [os.stat(os.path.join(LENS_DIR, n)).st_mtime_ns
+                  for n in ("decode.py", "agent.py")]
     except OSError:
-        return None
-    key = "%s|%d|%d|%d" % (real, st.st_mtime_ns, st.st_size, dst.st_mtime_ns)
-    path = os.path.join(_cache_dir(), "lens-tables-%s.marshal"
-                        % hashlib.sha1(key.encode()).hexdigest()[:16])
-    if os.path.exists(path):
-        return path
-    tmp = "%s.%d.tmp" % (path, os.getpid())
+        return None, None
+    key = "%s|%d|%d|%r" % (real, st.st_mtime_ns, st.st_size, stamps)
+    stem = os.path.join(_cache_dir(), "lens-%s" % hashlib.sha1(key.encode()).hexdigest()[:16])
+    tables, code = stem + ".tables", stem + ".code"
+    if os.path.exists(tables) and os.path.exists(code):
+        return tables, code
+    tmp = "%s.%d.tmp" % (stem, os.getpid())
     try:
-        if real == os.path.realpath(sys.executable):
-            from quickening.lens.decode import Tables
-            with open(tmp, "wb") as f:
-                marshal.dump(Tables.current().to_dict(), f, 4)
-        else:
-            r = subprocess.run([python, "-I", os.path.join(LENS_DIR, "decode.py"), tmp],
-                               capture_output=True, timeout=60)
-            if r.returncode != 0:
-                return None
-        os.replace(tmp, path)
+        r = subprocess.run([python, "-I", os.path.join(LENS_DIR, "decode.py"),
+                            tmp + ".tables", tmp + ".code"],
+                           capture_output=True, timeout=60)
+        if r.returncode != 0:
+            return None, None
+        os.replace(tmp + ".tables", tables)
+        os.replace(tmp + ".code", code)
     except (OSError, subprocess.SubprocessError):
-        return None
-    return path
+        return None, None
+    return tables, code
 
 
-def child_env(out_path, interval_ms, scope, base=None, tables=None):
+def tables_file(python):
+    """Path of the marshal file with ``python``'s opcode tables (or None)."""
+    return agent_files(python)[0]
+
+
+def child_env(out_path, interval_ms, scope, base=None, files=(None, None)):
+    """Environment for a watched child; ``files`` is agent_files(python)."""
     env = dict(os.environ if base is None else base)
+    tables, code = files
     if tables:
         env["QUICKENING_LENS_TABLES"] = tables
+    if code:
+        env["QUICKENING_LENS_CODE"] = code
     orig = env.get("PYTHONPATH")
     if orig is not None:
         env["QUICKENING_LENS_ORIG_PYTHONPATH"] = orig
@@ -104,7 +112,7 @@ def run_watched(cmd, interval_ms=DEFAULT_INTERVAL_MS, scope="user",
         fd, samples_path = tempfile.mkstemp(prefix="quickening-lens-",
                                             suffix=".pkl")
         os.close(fd)
-    e = child_env(samples_path, interval_ms, scope, env, tables_file(cmd[0]))
+    e = child_env(samples_path, interval_ms, scope, env, agent_files(cmd[0]))
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         t0 = time.perf_counter()

@@ -4,7 +4,7 @@ import sys
 
 from quickening.measure import cliutil, compare, corpus, machine, records
 from quickening.measure.progress import Progress
-from quickening.measure.runner import MeasureError, Side, parse_env, resolve_python
+from quickening.measure.runner import Side, isolate_env, parse_env, resolve_python
 
 PROG = "quickening compare"
 
@@ -61,6 +61,7 @@ def make_sides(opts) -> list:
                     args=list(getattr(opts, f"{s}_arg")),
                     name=getattr(opts, f"{s}_name") or "")
         sides.append(side)
+    isolate_env(sides)
     return sides
 
 

@@ -55,6 +55,21 @@ def one_line(record) -> tuple:
             if last and last.get("ratio"):
                 bits.append(f"{g['variant']} {last['config']} {last['ratio']:.2f}×")
         head = ", ".join(bits)
+    elif record.get("name") == "specialize":
+        bits = []
+        for i in record.get("interpreters", []):
+            focus = [s["sites"][0] for s in i["summary"] if s["sites"]]
+            done = sum(1 for f in focus if f["after"] != f["base"]
+                       and not f["after"].endswith("_ADAPTIVE"))
+            bits.append(f"{i['interpreter']['version']}: {done}/{len(focus)} specialized")
+        head = ", ".join(bits)
+    elif record.get("name") == "warmup":
+        bits = []
+        for i in record.get("interpreters", []):
+            firsts = sorted({s["changes"][0][0] for s in i["sites"] if s["changes"]})
+            bits.append(f"{i['interpreter']['version']}: first change after "
+                        + "/".join(map(str, firsts)))
+        head = ", ".join(bits)
     return (record.get("id", "?"), record.get("name", "?"), record.get("created") or "",
             " ".join(versions), head[:70])
 

@@ -49,6 +49,8 @@ def summarize_group(group: Group, a="A", b="B") -> dict:
 
 
 def build_record(record: dict, sides, groups, interpreters) -> dict:
+    if interpreters.pop("__interrupted__", False):
+        record["interrupted"] = True
     record["sides"] = [s.as_dict() for s in sides]
     record["interpreters"] = {s.label: side_summary(interpreters, s.label) for s in sides}
     record["runs"] = [r for g in groups for r in g.runs]
@@ -84,6 +86,8 @@ def describe_side(side: dict, info: dict | None) -> str:
         parts.append(jit_text(info.get("jit")))
     if side.get("env"):
         parts.append("env " + " ".join(f"{k}={v}" for k, v in side["env"].items()))
+    if side.get("unset"):
+        parts.append("unset " + " ".join(side["unset"]))
     if side.get("args"):
         parts.append("args " + " ".join(side["args"]))
     return "  ".join(parts)
@@ -117,6 +121,11 @@ def render_text(record: dict) -> str:
                          "no time of it counts")
         elif w["status"] != "ok":
             lines.append(f"  {w['workload']}: {w['status']}")
+    if record.get("interrupted"):
+        lines.append("  interrupted: the ranges cover only the runs finished before Ctrl-C")
+    busy = machine.busy_note(record)
+    if busy:
+        lines.append(f"  note: {busy}")
     for note in record["summary"].get("notes", []):
         lines.append(f"  note: {note}")
     return "\n".join(lines)

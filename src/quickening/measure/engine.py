@@ -60,9 +60,21 @@ def run_interleaved(groups, *, rounds, repeats, env_keys=(), timeout=None, progr
     """Run every group's configurations interleaved; fill each group's runs.
 
     Returns {config key: full interpreter description} for the record, keyed
-    "group/label".  `run` is injectable for tests.
+    "group/label".  `run` is injectable for tests.  Ctrl-C stops the
+    measurement between runs: what was measured so far is kept, and the
+    returned dict has the key "__interrupted__".
     """
     interpreters = {}
+    try:
+        _run_all(groups, rounds, repeats, env_keys, timeout, progress, check_outputs, run,
+                 interpreters)
+    except KeyboardInterrupt:
+        interpreters["__interrupted__"] = True
+    return interpreters
+
+
+def _run_all(groups, rounds, repeats, env_keys, timeout, progress, check_outputs, run,
+             interpreters):
     digests = {}
     for rnd, gi, label in schedule(groups, rounds):
         group = groups[gi]
@@ -92,4 +104,3 @@ def run_interleaved(groups, *, rounds, repeats, env_keys=(), timeout=None, progr
             seen.setdefault(label, result.get("digests"))
             if len(set(map(tuple, (d or () for d in seen.values())))) > 1:
                 group.status = "outputs differ"
-    return interpreters

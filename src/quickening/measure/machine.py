@@ -31,6 +31,20 @@ def fmt_load(load) -> str:
     return " ".join(f"{x:.2f}" for x in load)
 
 
+def busy_note(record) -> str | None:
+    """A warning when the machine was busy while a record was measured."""
+    cores = (record.get("machine") or {}).get("cores") or 1
+    loads = [(record.get("machine") or {}).get("load_average"),
+             (record.get("machine_end") or {}).get("load_average")]
+    loads += [r.get("load_average") for r in record.get("runs") or []]
+    peak = max((x[0] for x in loads if x), default=None)
+    if peak is None or peak <= 0.75 * cores:
+        return None
+    return (f"the machine was busy (1-minute load up to {peak:.2f} on {cores} cores): other "
+            "work shared the CPUs, so ranges are wide and claims are fewer; measure again "
+            "when it is quiet")
+
+
 def usable_cores():
     try:
         return len(os.sched_getaffinity(0))

@@ -32,15 +32,24 @@ class Side:
     env: dict = field(default_factory=dict)
     args: list = field(default_factory=list)
     name: str = ""                   # a human name, e.g. "3.12.1" or "PYTHON_JIT=1"
+    unset: list = field(default_factory=list)   # inherited variables removed for this side
 
     def as_dict(self) -> dict:
         return {"label": self.label, "python": self.python, "env": dict(self.env),
-                "args": list(self.args), "name": self.name}
+                "args": list(self.args), "name": self.name, "unset": list(self.unset)}
 
     @classmethod
     def from_dict(cls, d) -> "Side":
         return cls(d["label"], d["python"], dict(d.get("env", {})), list(d.get("args", [])),
-                   d.get("name", ""))
+                   d.get("name", ""), list(d.get("unset", [])))
+
+
+def isolate_env(sides) -> None:
+    """A variable that some side sets is removed from the sides that do not set
+    it, so a value inherited from the user's shell cannot leak into them."""
+    keys = {k for s in sides for k in s.env}
+    for s in sides:
+        s.unset = sorted(k for k in keys if k not in s.env)
 
 
 def resolve_python(path: str) -> str:
@@ -67,6 +76,8 @@ def parse_env(items, option="--env") -> dict:
 
 def child_environment(side: Side) -> dict:
     env = dict(os.environ)
+    for key in side.unset:
+        env.pop(key, None)
     env.update(side.env)
     return env
 

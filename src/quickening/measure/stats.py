@@ -18,6 +18,7 @@ B_SLOWER = "B slower"
 B_FASTER = "B faster"
 NO_CLAIM = "no claim: ranges overlap"
 NO_DATA = "no claim: not enough runs"
+MIN_RUNS = 3        # a range needs a few runs before it can carry a claim
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,13 @@ class Verdict:
         return None if self.ratio is None else (self.ratio - 1.0) * 100.0
 
 
-def judge(a_values, b_values) -> Verdict:
+def judge(a_values, b_values, min_runs: int = MIN_RUNS) -> Verdict:
     """Compare two lists of per-run times (seconds, lower is better).
 
     The lists may differ in length (a run may have failed or been cut short);
-    pair ratios are formed only for the positions both sides have.
+    pair ratios are formed only for the positions both sides have.  With
+    fewer than `min_runs` runs on a side the ranges are reported but no
+    claim is made: one run per side always "separates".
     """
     a, b = spread(a_values), spread(b_values)
     pairs = tuple(bv / av for av, bv in zip(a_values, b_values)
@@ -71,7 +74,9 @@ def judge(a_values, b_values) -> Verdict:
     if a is None or b is None:
         return Verdict(a, b, None, pairs, NO_DATA)
     ratio = b.lo / a.lo if a.lo > 0 else None
-    if b.lo > a.hi:
+    if min(a.n, b.n) < min_runs:
+        verdict = f"no claim: fewer than {min_runs} runs per side"
+    elif b.lo > a.hi:
         verdict = B_SLOWER
     elif b.hi < a.lo:
         verdict = B_FASTER

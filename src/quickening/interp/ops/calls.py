@@ -124,6 +124,9 @@ def set_function_attribute(f, stack, arg, nxt):
     value = stack.pop()
     if arg == 8:
         func = functions.make_function(func.code, func.globals, value)
+    elif arg == 4 and type(value) is tuple:
+        # the compiler passes annotations as a flat (name, value, ...) tuple
+        func.__annotations__ = dict(zip(value[::2], value[1::2]))
     else:
         setattr(func, _FUNCTION_ATTRIBUTES[arg], value)
     stack.append(func)

@@ -212,7 +212,7 @@ def _unpacker(count, before=None):
         else:
             after = count
             names = [f"a{i}" for i in range(before)] + ["*rest"] + [f"b{i}" for i in range(after)]
-            targets = ", ".join(names)
+            targets = ", ".join(names) + ("," if len(names) == 1 else "")
             ret = ", ".join([f"b{i}" for i in reversed(range(after))] + ["rest"]
                             + [f"a{i}" for i in reversed(range(before))])
         namespace = {}

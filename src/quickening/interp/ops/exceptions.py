@@ -94,7 +94,7 @@ def check_eg_match(f, stack, arg, nxt):
         if isinstance(exc, BaseExceptionGroup):
             match = exc
         else:
-            match = BaseExceptionGroup("", [exc])
+            match = BaseExceptionGroup("", (exc,))
             match.__traceback__ = exc.__traceback__
         rest = None
     elif isinstance(exc, BaseExceptionGroup):

@@ -29,7 +29,8 @@ def _native_intrinsic(kind, number):
     raw = b"".join(bytes([_OP[name], arg]) for name, arg in body)
     code = template.__code__.replace(co_code=raw, co_stacksize=4, co_linetable=b"",
                                      co_exceptiontable=b"")
-    return types.FunctionType(code, {})
+    import builtins
+    return types.FunctionType(code, {"__builtins__": builtins, "__name__": "quickening"})
 
 
 def _print(f, value):

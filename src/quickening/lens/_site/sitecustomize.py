@@ -8,6 +8,46 @@ import os
 import sys
 
 
+def _from_blob(blob_path, agent_path):
+    """Agent and decoder precompiled by this interpreter (see
+    quickening.lens.runner.agent_files): no compile at start-up."""
+    if not blob_path:
+        return None
+    try:
+        import marshal
+        with open(blob_path, "rb") as f:
+            blob = marshal.loads(f.read())
+        if tuple(blob["version"]) != tuple(sys.version_info[:3]):
+            return None
+        mods = {}
+        for name, key in (("_quickening_lens_decode", "decode"),
+                          ("_quickening_lens_agent", "agent")):
+            m = type(sys)(name)
+            m.__file__ = os.path.join(os.path.dirname(agent_path), key + ".py")
+            sys.modules[name] = m
+            exec(blob[key], m.__dict__)
+            mods[key] = m
+        return mods["agent"]
+    except Exception:
+        sys.modules.pop("_quickening_lens_decode", None)
+        sys.modules.pop("_quickening_lens_agent", None)
+        return None
+
+
+def _from_source(path):
+    try:  # the cheap way (importlib.util costs a few ms at start-up)
+        import _frozen_importlib as boot
+        import _frozen_importlib_external as ext
+        return boot._load(ext.spec_from_file_location("_quickening_lens_agent", path))
+    except Exception:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("_quickening_lens_agent", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["_quickening_lens_agent"] = mod
+        spec.loader.exec_module(mod)
+        return mod
+
+
 def _quickening_lens_boot():
     here = os.path.dirname(os.path.abspath(__file__))
     env = os.environ
@@ -21,16 +61,9 @@ def _quickening_lens_boot():
     agent = None
     try:
         path = os.path.join(os.path.dirname(here), "agent.py")
-        try:  # the cheap way (importlib.util costs a few ms at start-up)
-            import _frozen_importlib as boot
-            import _frozen_importlib_external as ext
-            mod = boot._load(ext.spec_from_file_location("_quickening_lens_agent", path))
-        except Exception:
-            import importlib.util
-            spec = importlib.util.spec_from_file_location("_quickening_lens_agent", path)
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules["_quickening_lens_agent"] = mod
-            spec.loader.exec_module(mod)
+        mod = _from_blob(env.pop("QUICKENING_LENS_CODE", None), path)
+        if mod is None:
+            mod = _from_source(path)
         agent = mod.start_from_environ()
     except Exception as exc:  # never stop the program from running
         sys.stderr.write("quickening watch: agent failed to start: %r\n" % (exc,))

@@ -139,8 +139,10 @@ def build_runner(spec):
     """Return (mode, run_once) where run_once() -> text describing the output."""
     path = os.path.abspath(spec["path"])
     mode = spec.get("mode", "auto")
-    # Behave like `python WORKLOAD.py`: its own folder first on sys.path.
+    # Behave like `python WORKLOAD.py`: its own folder first on sys.path, and
+    # sys.argv as that command line would have it.
     sys.path[0] = os.path.dirname(path)
+    sys.argv[:] = [path]
     if mode == "auto":
         mode = "call" if _defines_workload(path) else "script"
         call_src, result_src = "workload()", None
@@ -170,7 +172,11 @@ def build_runner(spec):
         def run_once():
             globs = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
             with _Capture() as cap:
-                exec(code, globs)
+                try:
+                    exec(code, globs)
+                except SystemExit as exc:   # sys.exit(0) ends a script normally
+                    if exc.code not in (None, 0):
+                        raise
             return cap.buffer.getvalue()
         return "script", run_once
     raise ValueError("unknown workload mode %r" % (mode,))

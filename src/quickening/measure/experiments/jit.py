@@ -13,7 +13,7 @@ experiment: it says so and stops.
 import sys
 
 from quickening.measure import compare, corpus
-from quickening.measure.runner import Side, resolve_python, run_json_child
+from quickening.measure.runner import Side, isolate_env, resolve_python, run_json_child
 
 NAME = "jit"
 SUMMARY = "four short loops with PYTHON_JIT=0 against PYTHON_JIT=1 (needs a JIT build)"
@@ -81,6 +81,7 @@ def run(opts, record, progress):
     python = resolve_python(opts.python or sys.executable)
     sides = [Side("A", python, {"PYTHON_JIT": "0"}, name="JIT off (PYTHON_JIT=0)"),
              Side("B", python, {"PYTHON_JIT": "1"}, name="JIT on (PYTHON_JIT=1)")]
+    isolate_env(sides)
     workloads = [corpus.resolve_workload(f"loop:{name}") for name in (opts.loop or LOOPS)]
     record["params"].update(repeats=opts.repeats, pairs=opts.pairs, loops=1,
                             workloads=[w for w, _ in workloads], python=python,

@@ -16,7 +16,7 @@ import sys
 from quickening.measure import engine, stats, text
 from quickening.measure.corpus import LOOPS_DIR
 from quickening.measure.engine import Config, Group
-from quickening.measure.machine import fmt_load
+from quickening.measure.machine import busy_note, fmt_load
 from quickening.measure.runner import Side, resolve_python
 
 NAME = "polymorphism"
@@ -104,6 +104,8 @@ def run(opts, record, progress):
     interps = engine.run_interleaved(groups, rounds=opts.rounds, repeats=opts.repeats,
                                      env_keys=["PYTHON_JIT"], progress=progress,
                                      check_outputs=False)
+    if interps.pop("__interrupted__", False):
+        record["interrupted"] = True
     record["interpreters"] = {}
     for key, info in interps.items():
         record["interpreters"].setdefault(key.split("|", 1)[0], info)
@@ -147,6 +149,11 @@ def render_text(record) -> str:
             rows.append((label, rng, ratio, pr, la, verdict))
         lines += text.table(rows)
     m = record["machine"]
+    if record.get("interrupted"):
+        lines += ["", "  interrupted: the ranges cover only the runs finished before Ctrl-C"]
+    busy = busy_note(record)
+    if busy:
+        lines += ["", f"  note: {busy}"]
     end = (record.get("machine_end") or {}).get("load_average")
     lines += ["", f"  machine: {m['cpu_model']}, {m['cores']} cores, load "
                   f"{fmt_load(m['load_average'])} at start, {fmt_load(end)} at end; {m['date']}"]

@@ -135,27 +135,36 @@ def figure(record, plt):
     for snip, role, sites in grid_rows(record):
         label = f"{snip.label}  ({snip.stmt})" if role == snip.label else "    + " + role
         grid.append((label, sites))
-    fig, ax = plt.subplots(figsize=(4.2 + 3.3 * len(versions), 0.42 * len(grid) + 1.6))
+    first = 1.0            # column 0 holds what the compiler emitted
+    fig, ax = plt.subplots(figsize=(5.5 + 3.3 * len(versions), 0.42 * len(grid) + 1.6))
     for row, (label, sites) in enumerate(grid):
         y = len(grid) - 1 - row
+        bases = " / ".join(sorted({s["base"] for s in sites if s}))
+        ax.text(0.49, y + 0.45, bases, ha="center", va="center", fontsize=7.5,
+                family="monospace", color="#555555")
         for col, s in enumerate(sites):
-            specialized = bool(s and s["after"] != s["base"] and not s["after"].endswith("_ADAPTIVE"))
-            color = "#b7e4b0" if specialized else "#e6e6e6"
-            ax.add_patch(plt.Rectangle((col, y), 0.98, 0.9, color=color))
-            txt = "-" if s is None else s["after"]
-            if s and s["base"] != s["after"] and not txt.startswith(s["base"]):
-                txt = f"{s['base']} → {txt}"
-            ax.text(col + 0.49, y + 0.45, txt, ha="center", va="center", fontsize=7.5,
+            x = first + col
+            if s is None:
+                ax.text(x + 0.49, y + 0.45, "(no such site)", ha="center", va="center",
+                        fontsize=7, color="#999999")
+                continue
+            specialized = s["after"] != s["base"] and not s["after"].endswith("_ADAPTIVE")
+            ax.add_patch(plt.Rectangle((x, y), 0.98, 0.9,
+                                       color="#b7e4b0" if specialized else "#e6e6e6"))
+            ax.text(x + 0.49, y + 0.45, s["after"], ha="center", va="center", fontsize=7.5,
                     family="monospace")
         ax.text(-0.05, y + 0.45, label, ha="right", va="center", fontsize=8.5)
-    ax.set_xlim(-0.02, len(versions))
+    ax.set_xlim(-0.02, first + len(versions))
     ax.set_ylim(0, len(grid))
+    ax.text(0.49, len(grid) + 0.1, "compiled as", ha="center", va="bottom", fontsize=10,
+            color="#555555")
     for col, v in enumerate(versions):
-        ax.text(col + 0.49, len(grid) + 0.1, f"CPython {v}", ha="center", va="bottom",
+        ax.text(first + col + 0.49, len(grid) + 0.1, f"CPython {v}", ha="center", va="bottom",
                 fontsize=10, weight="bold")
     ax.axis("off")
-    ax.set_title(f"What each operation became after {record['params']['calls']} calls "
-                 "(green: specialized; grey: generic form)", fontsize=11, pad=22)
+    ax.set_title(f"What each operation became after {record['params']['calls']} calls, read "
+                 "with dis(adaptive=True) (green: specialized; grey: generic or adaptive form)",
+                 fontsize=10.5, pad=22)
     fig.tight_layout()
     return fig
 

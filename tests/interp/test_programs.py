@@ -1,0 +1,113 @@
+"""Whole programs run by `python` and by `quickening run`: same stdout, stderr, exit status."""
+
+import glob
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.interp.differential import PYTHON, as_programs, assert_same_program, run_program
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = sorted(glob.glob(os.path.join(HERE, "programs", "p*.py")))
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=os.path.basename)
+def test_program_same_as_native(path):
+    assert_same_program(path, "arg1", "--flag")
+
+
+def test_stdin_is_the_programs(tmp_path):
+    script = tmp_path / "echo.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    print(line.upper(), end='')\n")
+    assert_same_program(str(script), stdin="abc\ndef\n")
+
+
+def test_dash_c_and_dash_m(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text("import sys\nprint(__name__, sys.argv[1:], __spec__.name)\n")
+    (pkg / "__main__.py").write_text("print('package main', __name__)\n")
+    for args in (["-c", "import sys; print(sys.argv, __name__); raise SystemExit(4)", "x"],
+                 ["-m", "pkg.mod", "a", "b"], ["-m", "pkg"]):
+        nat = run_program([PYTHON, *args], cwd=tmp_path)
+        interp = run_program([PYTHON, "-m", "quickening", "run", *args], cwd=tmp_path)
+        assert (interp.stdout, interp.stderr, interp.returncode) == (nat.stdout, nat.stderr, nat.returncode)
+
+
+def test_imports_from_program_directory_are_interpreted(tmp_path):
+    (tmp_path / "helper.py").write_text("def twice(x):\n    return 2 * x\n")
+    (tmp_path / "main.py").write_text(
+        "import helper\nprint(helper.twice(21), helper.__name__, type(helper.twice).__name__)\n")
+    nat = assert_same_program(str(tmp_path / "main.py"))
+    assert "42" in nat.stdout
+
+
+def test_syntax_error_reported_like_cpython(tmp_path):
+    script = tmp_path / "bad.py"
+    script.write_text("x = 1\ndef f(:\n    pass\n")
+    nat, interp = as_programs(str(script))
+    assert interp.returncode == nat.returncode == 1
+    assert interp.stderr.strip().splitlines()[-1] == nat.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in interp.stderr
+
+
+@pytest.mark.parametrize("args", [["/no/such/file.py"], ["--bogus-option", "x.py"], []])
+def test_bad_invocations_give_one_line_errors(args):
+    result = run_program([PYTHON, "-m", "quickening", "run", *args])
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unsupported_host_python_is_a_clear_error():
+    other = os.path.expanduser("~/.pyenv/versions/3.12.1/bin/python")
+    if not os.path.exists(other):
+        pytest.skip("CPython 3.12 is not installed here")
+    src = os.path.join(os.path.dirname(os.path.dirname(HERE)), "src")
+    result = run_program([other, "-m", "quickening", "run", "-c", "print(1)"],
+                         env={**os.environ, "PYTHONPATH": src})
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert "3.13" in result.stderr
+
+
+def test_recursion_limit_like_cpython(tmp_path):
+    script = tmp_path / "deep.py"
+    script.write_text(
+        "import sys\n"
+        "def down(n):\n    return down(n + 1) if n < 100000 else n\n"
+        "def depth(n=0):\n"
+        "    try:\n        return depth(n + 1)\n"
+        "    except RecursionError:\n        return n\n"
+        "print(sys.getrecursionlimit())\n"
+        "sys.setrecursionlimit(5000)\n"
+        "def count(n):\n    return n if n == 0 else 1 + count(n - 1)\n"
+        "print(count(4900))\n"
+        "try:\n    down(0)\nexcept RecursionError as e:\n    print('RecursionError', e)\n")
+    assert_same_program(str(script))
+
+
+def test_keyboard_interrupt_runs_finally_and_exits_like_cpython(tmp_path):
+    script = tmp_path / "sleepy.py"
+    script.write_text(
+        "import time, sys\n"
+        "try:\n"
+        "    print('ready', flush=True)\n"
+        "    while True:\n        time.sleep(0.01)\n"
+        "finally:\n"
+        "    print('finally ran', flush=True)\n")
+    outcomes = []
+    for cmd in ([PYTHON, str(script)], [PYTHON, "-m", "quickening", "run", str(script)]):
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert proc.stdout.readline() == "ready\n"
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        outcomes.append((out, err.strip().splitlines()[-1], proc.returncode))
+    assert outcomes[1] == outcomes[0]
+    assert outcomes[0][0] == "finally ran\n"
