@@ -46,7 +46,8 @@ def native(source, filename="<snippet>"):
 
 def interpreted(source, filename="<snippet>"):
     from quickening import api
-    return _outcome(api.run_code, source, filename)
+    # a lambda like native()'s, so both stacks have the same caller frames
+    return _outcome(lambda c, g: api.run_code(c, g), source, filename)
 
 
 def assert_same(source, filename="<snippet>"):

@@ -1,7 +1,6 @@
 """Bad input gives one clear line and a non-zero status, never a traceback;
 help works; workloads of every kind resolve."""
 
-import os
 from pathlib import Path
 import zipfile
 

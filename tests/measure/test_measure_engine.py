@@ -3,7 +3,6 @@ and the environment of real runs: B's variables reach B's processes only."""
 
 import json
 
-import pytest
 
 from quickening.measure import cli_compare, compare, engine, machine, records
 from quickening.measure.runner import Side, run_side

@@ -7,7 +7,6 @@ one).  The experiment must read that state inside every run.
 """
 
 import json
-import os
 import stat
 import sys
 

@@ -117,9 +117,10 @@ class RecordingResult(unittest.TestResult):
 def _install_interpreter(name, interpret_support):
     """Interpret test.NAME and its test.* helpers; route doctest's exec."""
     from quickening import api
-    from quickening.interp import escapes, importer, tracebacks
+    from quickening.interp import escapes, hostframes, importer, tracebacks
 
     escapes.enable()
+    hostframes.install()
 
     class TestModuleFinder(importer.InterpretingFinder):
         def wants(self, fullname, origin):

@@ -13,7 +13,7 @@ import dis
 import weakref
 
 from quickening.interp import host
-from quickening.interp.ops.registry import HANDLERS, DECODERS
+from quickening.interp.ops.registry import DECODERS, HANDLERS, NULL
 
 
 class ExceptionEntry:
@@ -32,7 +32,7 @@ class CodeInfo:
         "free_start", "ncells_and_locals", "argcount", "posonlycount", "kwonlycount",
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "binder_code", "standin", "__weakref__",
-        "quickened", "sites", "cell_names",
+        "quickened", "sites", "cell_names", "exact_call_tail",
     )
 
     def __init__(self, code):
@@ -73,6 +73,11 @@ class CodeInfo:
             n += 1
         self.nparams = n
         # keyword-addressable parameters (not positional-only)
+        # a call with exactly argcount positional arguments binds by copying
+        # them, when there are no *args, **kwargs, keyword-only parameters,
+        # and the body is not a generator: the rest of the fast locals is NULL
+        simple = (n == code.co_argcount and not code.co_flags & host.GENERATOR_LIKE)
+        self.exact_call_tail = [NULL] * (self.free_start - n) if simple else None
         self.param_index = {varnames[i]: i for i in range(code.co_posonlyargcount,
                                                          code.co_argcount + code.co_kwonlyargcount)}
 

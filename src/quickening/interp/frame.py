@@ -8,34 +8,35 @@ from quickening.interp.ops.registry import NULL
 class Frame:
     """One activation of a code object in the interpreter.
 
-    `fast` holds the fast locals in CPython's localsplus order (locals, then
-    cells that are not arguments, then free variables); `stack` is the value
-    stack.  `pc` is the code-unit index to resume at; while a frame is
+    `stack` is one list holding, as in CPython's frame, the fast locals in
+    localsplus order (locals, then cells that are not arguments, then free
+    variables: indexes below info.nlocalsplus) followed by the value stack.  `pc` is the code-unit index to resume at; while a frame is
     running, the loop keeps the live pc in a local and stores it here only
     when the frame is suspended (a call, a yield) or inspected.
     """
 
-    __slots__ = ("info", "fast", "stack", "pc", "globals", "builtins", "locals",
-                 "back", "callee", "retval", "depth", "no_tb", "gen", "exc_stack",
-                 "func", "view", "entry_lasti")
+    # The hot attributes are slots; rarely set ones live in __dict__ and
+    # default to the class attributes below, so making a frame stays cheap.
+    # `callee` and `retval` are always written before they are read.
+    __slots__ = ("info", "stack", "pc", "globals", "builtins", "locals",
+                 "back", "callee", "retval", "depth", "__dict__")
+
+    no_tb = False          # the exception being unwound already has this frame's entry
+    gen = None             # the generator object owning this frame
+    exc_stack = None       # exceptions a generator frame is handling (restored on resume)
+    func = None            # the function called, when known
+    view = None            # the FrameView handed out for this frame
+    entry_lasti = -1       # lasti restored by RERAISE, pushed again by a lasti handler
 
     def __init__(self, info, fast, globals_, builtins, locals_, back, depth):
         self.info = info
-        self.fast = fast
-        self.stack = []
+        self.stack = fast
         self.pc = 0
         self.globals = globals_
         self.builtins = builtins
         self.locals = locals_
         self.back = back
-        self.callee = None
-        self.retval = None
         self.depth = depth
-        self.no_tb = False
-        self.gen = None
-        self.exc_stack = None
-        self.func = None
-        self.view = None
 
     @property
     def code(self):

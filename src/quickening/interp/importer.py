@@ -23,7 +23,12 @@ def _interpreting_class(loader_cls):
             if code is None:
                 raise ImportError(f"cannot load source for {module.__name__!r}")
             from quickening import api
-            api.run_code(code, module.__dict__)
+            namespace = module.__dict__
+            if "__builtins__" not in namespace:
+                # as exec(code, module.__dict__) in importlib: the builtins *dict*
+                import builtins
+                namespace["__builtins__"] = builtins.__dict__
+            api.run_code(code, namespace)
 
         cls = type(loader_cls.__name__, (loader_cls,), {
             "exec_module": exec_module, "__module__": loader_cls.__module__,

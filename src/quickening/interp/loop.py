@@ -24,8 +24,8 @@ def run_frame(entry, throw=None):
     """Run `entry` until it returns or yields; return the value.
 
     With `throw`, the exception is raised at the frame's current instruction
-    first (generator.throw()).  After a yield, entry.pc >= 0 and
-    entry.retval is the yielded value; after a return, entry.pc == RETURN.
+    first (generator.throw()).  After a yield, entry.pc >= 0 (the value is
+    returned, not kept); after a return, entry.pc == RETURN.
     """
     ts = THREAD
     saved_frame = ts.frame
@@ -81,7 +81,9 @@ def run_frame(entry, throw=None):
                         # only generator frames yield, and they are always entry frames
                         if handled.current() is not saved_handled:
                             handled.set_handled(saved_handled)
-                        return f.retval
+                        value = f.retval
+                        f.retval = None  # the frame keeps no reference to what it yielded
+                        return value
                     raise SystemError(f"bad handler result {pc}")
             # -- unwinding: exc was raised at instruction pc of frame f --------
             if f.no_tb:
@@ -92,9 +94,11 @@ def run_frame(entry, throw=None):
             entry_ = f.info.handler_for(pc)
             if entry_ is not None:
                 stack = f.stack
-                del stack[entry_.depth:]
+                del stack[f.info.nlocalsplus + entry_.depth:]
                 if entry_.lasti:
-                    stack.append(pc)
+                    stack.append(pc if f.entry_lasti < 0 else f.entry_lasti)
+                if f.entry_lasti >= 0:
+                    f.entry_lasti = -1
                 stack.append(exc)
                 exc = None
                 pc = entry_.target

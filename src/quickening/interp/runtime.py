@@ -42,7 +42,7 @@ def frame_locals(f):
         return merged
     info = f.info
     result = {}
-    fast = f.fast
+    fast = f.stack
     cells = info.cell_names
     free_start = info.free_start
     for i, varname in enumerate(info.localsplus):
@@ -64,7 +64,7 @@ _NOT_HIDDEN = frozenset(("__class__", "__classdict__", "__conditional_annotation
 def _hidden_locals(f):
     """The set fast locals of non-function code: variables of inlined comprehensions."""
     info = f.info
-    fast = f.fast
+    fast = f.stack
     hidden = None
     for i in range(info.free_start):
         value = fast[i]
@@ -126,7 +126,7 @@ def _super(f, func, args, kwargs):
     code = info.code
     if code.co_argcount == 0 and not code.co_flags & host.CO_VARARGS:
         raise RuntimeError("super(): no arguments")
-    first = f.fast[0]
+    first = f.stack[0]
     if type(first) is types.CellType and info.localsplus[0] in info.cell_names:
         try:
             first = first.cell_contents
@@ -136,7 +136,7 @@ def _super(f, func, args, kwargs):
         raise RuntimeError("super(): arg[0] deleted")
     for i, varname in enumerate(code.co_freevars):
         if varname == "__class__":
-            cell = f.fast[info.free_start + i]
+            cell = f.stack[info.free_start + i]
             try:
                 cls = cell.cell_contents
             except ValueError:
@@ -241,6 +241,21 @@ if hasattr(sys, "_getframemodulename"):
         if f is None:
             return None
         return f.globals.get("__name__")
+
+
+# -- functions made by hand ------------------------------------------------------------
+@intercept(types.FunctionType)
+def _function_new(f, func, args, kwargs):
+    """FunctionType(code, globals, ...): without globals['__builtins__'] the new
+    function takes the builtins of the *calling* frame (bpo-42990)."""
+    globals_ = args[1] if len(args) > 1 else (kwargs or {}).get("globals")
+    if type(globals_) is not dict or "__builtins__" in globals_:
+        return func(*args, **(kwargs or {}))
+    globals_["__builtins__"] = f.builtins
+    try:
+        return func(*args, **(kwargs or {}))
+    finally:
+        globals_.pop("__builtins__", None)
 
 
 # -- classes -------------------------------------------------------------------------

@@ -74,6 +74,34 @@ def _stdlib_prefixes():
     return tuple(sorted(out))
 
 
+def _memory_reader():
+    """A function reading a native unsigned 32-bit int at an address.
+
+    /proc/self/mem with os.pread costs one syscall per read and no import;
+    ctypes (whose import costs ~10 ms of start-up, most of a short run's
+    overhead) is the fallback where /proc is not available."""
+    try:
+        fd = os.open("/proc/self/mem", os.O_RDONLY)
+        order = sys.byteorder
+        pread = os.pread
+
+        def read_u32(addr):
+            return int.from_bytes(pread(fd, 4, addr), order)
+        ptr = 8 if sys.maxsize > 2 ** 32 else 4
+        probe = 1.5
+        if int.from_bytes(pread(fd, ptr, id(probe) + ptr), order) == id(float):
+            return read_u32
+        os.close(fd)
+    except (OSError, AttributeError, ValueError):
+        pass
+    import ctypes
+    c_uint32 = ctypes.c_uint32
+
+    def read_u32(addr):
+        return c_uint32.from_address(addr).value
+    return read_u32
+
+
 class _Event(object):
     """The little of threading.Event we need, on _thread."""
 
@@ -99,6 +127,7 @@ class Agent(object):
         self.decode = _load_decode()
         self.tables = None
         self.tables_path = None
+        self._offsets = None
         if tables_path:
             try:
                 with open(tables_path, "rb") as f:
@@ -106,6 +135,7 @@ class Agent(object):
                 if tuple(d["version"]) == tuple(sys.version_info[:3]):
                     self.tables = self.decode.Tables.from_dict(d)
                     self.tables_path = tables_path
+                    self._offsets = d.get("offsets")
             except Exception:
                 self.tables = None
         if self.tables is None:
@@ -130,11 +160,13 @@ class Agent(object):
         self.thread = None
         self.nsamples = 0
         self.sample_cost = 0.0
+        self.first_tick_cost = None
         self.done = False
         self.tv_ops, self.fv_ops = self._version_ops()
         self.tp_version_offset = None
         self.func_version_offset = None
         self._probed = False
+        self._read_u32 = None
         self._probe_error = None
         self._write(("hello", {
             "version": list(sys.version_info[:3]),
@@ -170,58 +202,28 @@ class Agent(object):
                     fv.add(op)
         return tv, fv
 
+    def _reader(self):
+        if self._read_u32 is None:
+            self._read_u32 = _memory_reader()
+        return self._read_u32
+
     def _probe(self):
         if self._probed:
             return
         self._probed = True
         try:
-            self.tp_version_offset, self.func_version_offset = self._probe_offsets()
+            if self._offsets:   # measured once per interpreter by the parent
+                self.tp_version_offset = self._offsets["tp_version_tag"]
+                self.func_version_offset = self._offsets["func_version"]
+            else:
+                d = self.decode.probe_offsets()
+                self.tp_version_offset = d["tp_version_tag"]
+                self.func_version_offset = d["func_version"]
         except Exception as exc:
             self._probe_error = repr(exc)
         self._write(("probe", {"tp_version_offset": self.tp_version_offset,
                                "func_version_offset": self.func_version_offset,
                                "error": self._probe_error}))
-
-    def _probe_offsets(self):
-        """Find tp_version_tag and func_version by matching the values a
-        specialized site cached against the raw memory of the objects."""
-        class _Probe(object):
-            def __init__(self):
-                self.a = 1
-
-        def _callee(x):
-            return x
-
-        def _site(o):
-            return o.a + _callee(1)
-
-        for _ in range(20):
-            _site(_Probe())
-        import ctypes
-        c = _site.__code__
-        sites = self.decode.decode(self.tables, c.co_code, c._co_code_adaptive)
-        tv = fv = None
-        for s in sites:
-            if s.opname.startswith("LOAD_ATTR_") and s.type_version:
-                tv = s.type_version
-            if s.opname.startswith("CALL_PY") and s.fields.get("func_version"):
-                fv = s.fields["func_version"]
-        ptr = ctypes.sizeof(ctypes.c_void_p)
-        return (self._scan(_Probe, type(_Probe).__basicsize__, tv, 48 * ptr),
-                self._scan(_callee, type(_callee).__basicsize__, fv, None))
-
-    @staticmethod
-    def _scan(obj, size, value, expected):
-        import ctypes
-        if not value:
-            return None
-        base = id(obj)
-        if expected is not None and ctypes.c_uint32.from_address(base + expected).value == value:
-            return expected
-        for off in range(16, size - 3, 4):
-            if ctypes.c_uint32.from_address(base + off).value == value:
-                return off
-        return None
 
     # -- output -----------------------------------------------------------
 
@@ -425,17 +427,19 @@ class Agent(object):
         if final or self.nsamples % 25 == 0:
             self.out.flush()   # a crash loses at most ~25 samples
         self.nsamples += 1
-        self.sample_cost += time.thread_time() - t_start
+        cost = time.thread_time() - t_start
+        if self.first_tick_cost is None:
+            self.first_tick_cost = cost
+        self.sample_cost += cost
 
     def _resolve_types(self, wanted):
-        import ctypes
         self._probe()
         off = self.tp_version_offset
         found = {}
         if off is not None:
             seen = set()
             stack = [object]
-            read = ctypes.c_uint32.from_address
+            read = self._reader()
             while stack:
                 cls = stack.pop()
                 try:
@@ -446,7 +450,7 @@ class Agent(object):
                     if id(s) not in seen:
                         seen.add(id(s))
                         stack.append(s)
-                v = read(id(cls) + off).value
+                v = read(id(cls) + off)
                 if v in wanted:
                     found[v] = "%s.%s" % (getattr(cls, "__module__", "?"),
                                           getattr(cls, "__qualname__", cls.__name__))
@@ -458,18 +462,21 @@ class Agent(object):
             self._write(("types", found))
 
     def _resolve_funcs(self, wanted):
-        import ctypes
         self._probe()
         off = self.func_version_offset
         found = {}
         if off is not None:
             FunctionType = type(_load_decode)
-            read = ctypes.c_uint32.from_address
+            read = self._reader()
             funcs = []
-            for mod in list(sys.modules.values()):
+            for name, mod in list(sys.modules.items()):
                 d = getattr(mod, "__dict__", None)
                 if not isinstance(d, dict):
                     continue
+                if name != "__main__" and self.scope != "all":
+                    fn = d.get("__file__") or ""
+                    if not fn or os.path.abspath(fn).startswith(self.skip_prefixes):
+                        continue     # the program's own functions only
                 for v in list(d.values()):
                     if isinstance(v, FunctionType):
                         funcs.append(v)
@@ -483,7 +490,7 @@ class Agent(object):
                         except Exception:
                             pass
             for f in funcs:
-                v = read(id(f) + off).value
+                v = read(id(f) + off)
                 if v in wanted:
                     found[v] = "%s.%s" % (f.__module__, f.__qualname__)
         for v in wanted:
@@ -524,6 +531,7 @@ class Agent(object):
                 self._write(("event", self.now(), "agent-error", repr(exc)))
             self._write(("end", self.now(), {
                 "samples": self.nsamples, "sample_cost": self.sample_cost,
+            "first_tick_cost": self.first_tick_cost,
                 "codes": len(self.by_cid),
             }))
             self.done = True

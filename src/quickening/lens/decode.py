@@ -296,6 +296,50 @@ def decode_code(code):
     return decode(_CURRENT[0], code.co_code, code._co_code_adaptive)
 
 
+def probe_offsets():
+    """Byte offsets of ``tp_version_tag`` in a type object and of
+    ``func_version`` in a function object, found by matching the versions a
+    specialized site cached against the objects' raw memory (ctypes).
+    Returns ``{"tp_version_tag": int|None, "func_version": int|None}``."""
+    import ctypes
+
+    class _Probe(object):
+        def __init__(self):
+            self.a = 1
+
+    def _callee(x):
+        return x
+
+    def _site(o):
+        return o.a + _callee(1)
+
+    for _ in range(20):
+        _site(_Probe())
+    tv = fv = None
+    for s in decode_code(_site.__code__):
+        if s.opname.startswith("LOAD_ATTR_") and s.type_version:
+            tv = s.type_version
+        if s.opname.startswith("CALL_PY") and s.fields.get("func_version"):
+            fv = s.fields["func_version"]
+
+    def scan(obj, value, expected):
+        if not value:
+            return None
+        base = id(obj)
+        size = type(obj).__basicsize__
+        read = ctypes.c_uint32.from_address
+        if expected is not None and read(base + expected).value == value:
+            return expected
+        for off in range(16, size - 3, 4):
+            if read(base + off).value == value:
+                return off
+        return None
+
+    ptr = ctypes.sizeof(ctypes.c_void_p)
+    return {"tp_version_tag": scan(_Probe, tv, 48 * ptr),
+            "func_version": scan(_callee, fv, None)}
+
+
 def _main(argv):
     """``python decode.py TABLES [CODE]``: write this interpreter's tables
     (marshal) and, with CODE, the compiled lens agent and decoder (so the
@@ -303,8 +347,13 @@ def _main(argv):
     caching is off)."""
     import marshal
     import os
+    d = Tables.current().to_dict()
+    try:
+        d["offsets"] = probe_offsets()
+    except Exception:
+        d["offsets"] = None
     with open(argv[1], "wb") as f:
-        marshal.dump(Tables.current().to_dict(), f, 4)
+        marshal.dump(d, f, 4)
     if len(argv) > 2:
         here = os.path.dirname(os.path.abspath(__file__))
         blob = {}

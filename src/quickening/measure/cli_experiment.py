@@ -1,7 +1,5 @@
 """`quickening experiment NAME`: the published measurements, reproduced here."""
 
-import sys
-
 from quickening.measure import cliutil, machine, records
 from quickening.measure.experiments import EXPERIMENTS
 from quickening.measure.progress import Progress

@@ -61,17 +61,16 @@ def one_line(record) -> tuple:
             focus = [s["sites"][0] for s in i["summary"] if s["sites"]]
             done = sum(1 for f in focus if f["after"] != f["base"]
                        and not f["after"].endswith("_ADAPTIVE"))
-            bits.append(f"{i['interpreter']['version']}: {done}/{len(focus)} specialized")
-        head = ", ".join(bits)
+            bits.append(f"{i['interpreter']['version']} {done}/{len(focus)}")
+        head = ", ".join(bits) + " specialized"
     elif record.get("name") == "warmup":
         bits = []
         for i in record.get("interpreters", []):
             firsts = sorted({s["changes"][0][0] for s in i["sites"] if s["changes"]})
-            bits.append(f"{i['interpreter']['version']}: first change after "
-                        + "/".join(map(str, firsts)))
-        head = ", ".join(bits)
+            bits.append(f"{i['interpreter']['version']} " + "/".join(map(str, firsts)))
+        head = "first change after execution: " + ", ".join(bits)
     return (record.get("id", "?"), record.get("name", "?"), record.get("created") or "",
-            " ".join(versions), head[:70])
+            " ".join(versions), head if len(head) <= 90 else head[:89] + "…")
 
 
 def cmd_list(args, directory) -> int:

@@ -78,7 +78,8 @@ def run(record, sides, workloads, *, repeats, pairs, timeout=None, progress=None
 
 
 def describe_side(side: dict, info: dict | None) -> str:
-    parts = [f"{side['label']}: {side['python']}"]
+    label = side["label"] + (f" ({side['name']})" if side.get("name") else "")
+    parts = [f"{label}: {side['python']}"]
     if info:
         impl = info.get("implementation", "python")
         impl = {"cpython": "CPython", "pypy": "PyPy"}.get(impl, impl)
@@ -96,9 +97,10 @@ def describe_side(side: dict, info: dict | None) -> str:
 def render_text(record: dict) -> str:
     p = record["params"]
     m = record["machine"]
-    lines = [f"quickening compare — {len(record['summary']['workloads'])} workload(s), "
-             f"{p['pairs']} pairs run A B A B ..., each run a fresh process keeping the best "
-             f"of {p['repeats']} repeats"]
+    n = len(record["summary"]["workloads"])
+    lines = [f"quickening compare — {text.plural(n, 'workload')}, "
+             f"{text.plural(p['pairs'], 'pair')} run A B A B ..., each run a fresh process "
+             f"keeping the best of {text.plural(p['repeats'], 'repeat')}"]
     for side in record["sides"]:
         lines.append("  " + describe_side(side, record["interpreters"].get(side["label"])))
     load_end = (record.get("machine_end") or {}).get("load_average")

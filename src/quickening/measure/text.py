@@ -11,3 +11,7 @@ def table(rows, indent="  ") -> list:
         if n == 0:
             out.append(indent + "  ".join("-" * w for w in widths))
     return out
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -9,6 +9,7 @@ are answered from the interpreted frame (see runtime.py).
 from types import FunctionType, MethodType
 
 from quickening.interp import functions
+from quickening.interp.frame import Frame
 from quickening.interp.ops.registry import NULL, SWITCH, handles
 
 _TRAMPOLINES = functions.TRAMPOLINES
@@ -48,9 +49,18 @@ def call_object(f, stack, func, args, kwargs, nxt):
 def call(f, stack, arg, nxt):
     base = len(stack) - arg - 2
     func = stack[base]
-    self_ = stack[base + 1]
-    args = stack[base + 2:] if self_ is NULL else stack[base + 1:]
+    args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
     del stack[base:]
+    if type(func) is FunctionType:
+        info = _TRAMPOLINES.get(id(func.__code__))
+        if info is not None and info.exact_call_tail is not None and len(args) == info.argcount:
+            # the common case: positional arguments matching a simple signature
+            args += info.exact_call_tail
+            if info.nfree:
+                args += func.__closure__
+            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f, f.depth + 1)
+            f.pc = nxt
+            return SWITCH
     return call_object(f, stack, func, args, None, nxt)
 
 

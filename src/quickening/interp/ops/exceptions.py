@@ -25,7 +25,7 @@ def raise_varargs(f, stack, arg, nxt):
 def reraise(f, stack, arg, nxt):
     exc = stack.pop()
     if arg:
-        f.entry_lasti = stack[-1]
+        f.entry_lasti = stack[-arg]
     f.no_tb = True
     raise exc
 

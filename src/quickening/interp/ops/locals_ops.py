@@ -13,7 +13,7 @@ def load_const(f, stack, arg, nxt):
 # -- fast locals -------------------------------------------------------------
 @handles("LOAD_FAST")
 def load_fast(f, stack, arg, nxt):
-    stack.append(f.fast[arg])
+    stack.append(stack[arg])
     return nxt
 
 
@@ -25,7 +25,7 @@ def unbound_local(f, index):
 
 @handles("LOAD_FAST_CHECK")
 def load_fast_check(f, stack, arg, nxt):
-    value = f.fast[arg]
+    value = stack[arg]
     if value is NULL:
         raise unbound_local(f, arg)
     stack.append(value)
@@ -34,7 +34,7 @@ def load_fast_check(f, stack, arg, nxt):
 
 @handles("LOAD_FAST_AND_CLEAR")
 def load_fast_and_clear(f, stack, arg, nxt):
-    fast = f.fast
+    fast = stack  # locals and value stack share one list
     stack.append(fast[arg])
     fast[arg] = NULL
     return nxt
@@ -46,7 +46,7 @@ def _pair(info, oparg, pc, nxt):
 
 @handles("LOAD_FAST_LOAD_FAST", decode=_pair)
 def load_fast_load_fast(f, stack, arg, nxt):
-    fast = f.fast
+    fast = stack  # locals and value stack share one list
     stack.append(fast[arg[0]])
     stack.append(fast[arg[1]])
     return nxt
@@ -54,13 +54,13 @@ def load_fast_load_fast(f, stack, arg, nxt):
 
 @handles("STORE_FAST")
 def store_fast(f, stack, arg, nxt):
-    f.fast[arg] = stack.pop()
+    stack[arg] = stack.pop()
     return nxt
 
 
 @handles("STORE_FAST_LOAD_FAST", decode=_pair)
 def store_fast_load_fast(f, stack, arg, nxt):
-    fast = f.fast
+    fast = stack  # locals and value stack share one list
     fast[arg[0]] = stack[-1]
     stack[-1] = fast[arg[1]]
     return nxt
@@ -68,7 +68,7 @@ def store_fast_load_fast(f, stack, arg, nxt):
 
 @handles("STORE_FAST_STORE_FAST", decode=_pair)
 def store_fast_store_fast(f, stack, arg, nxt):
-    fast = f.fast
+    fast = stack  # locals and value stack share one list
     fast[arg[0]] = stack.pop()
     fast[arg[1]] = stack.pop()
     return nxt
@@ -76,7 +76,7 @@ def store_fast_store_fast(f, stack, arg, nxt):
 
 @handles("DELETE_FAST")
 def delete_fast(f, stack, arg, nxt):
-    fast = f.fast
+    fast = stack  # locals and value stack share one list
     if fast[arg] is NULL:
         raise unbound_local(f, arg)
     fast[arg] = NULL
@@ -86,7 +86,7 @@ def delete_fast(f, stack, arg, nxt):
 # -- cells -------------------------------------------------------------------
 @handles("MAKE_CELL")
 def make_cell(f, stack, arg, nxt):
-    fast = f.fast
+    fast = stack  # locals and value stack share one list
     value = fast[arg]
     cell = CellType() if value is NULL else CellType(value)
     fast[arg] = cell
@@ -116,7 +116,7 @@ def unbound_deref(f, index):
 @handles("LOAD_DEREF")
 def load_deref(f, stack, arg, nxt):
     try:
-        stack.append(f.fast[arg].cell_contents)
+        stack.append(stack[arg].cell_contents)
     except ValueError:
         raise unbound_deref(f, arg) from None
     return nxt
@@ -124,13 +124,13 @@ def load_deref(f, stack, arg, nxt):
 
 @handles("STORE_DEREF")
 def store_deref(f, stack, arg, nxt):
-    f.fast[arg].cell_contents = stack.pop()
+    stack[arg].cell_contents = stack.pop()
     return nxt
 
 
 @handles("DELETE_DEREF")
 def delete_deref(f, stack, arg, nxt):
-    cell = f.fast[arg]
+    cell = stack[arg]
     try:
         del cell.cell_contents
     except ValueError:
@@ -146,7 +146,7 @@ def load_from_dict_or_deref(f, stack, arg, nxt):
         value = mapping[varname]
     except KeyError:
         try:
-            value = f.fast[arg].cell_contents
+            value = stack[arg].cell_contents
         except ValueError:
             raise unbound_deref(f, arg) from None
     stack.append(value)
@@ -188,7 +188,10 @@ def load_global_value(f, varname):
 @handles("LOAD_GLOBAL", decode=_global)
 def load_global(f, stack, arg, nxt):
     varname, push_null = arg
-    stack.append(load_global_value(f, varname))
+    value = f.globals.get(varname, NULL)
+    if value is NULL:
+        value = load_global_value(f, varname)
+    stack.append(value)
     if push_null:
         stack.append(NULL)
     return nxt

@@ -125,7 +125,7 @@ def _ratio_range(vals):
 def render_text(record) -> str:
     p = record["params"]
     lines = [f"experiment polymorphism — one o.x site, objects of k identically declared "
-             f"classes round-robin; {p['rounds']} interleaved rounds, each configuration a "
+             f"classes round-robin; {text.plural(p['rounds'], 'interleaved round')}, each configuration a "
              f"fresh process keeping the best of {p['repeats']} "
              f"({p['objects']} objects × {p['passes']} passes per repeat)"]
     for g in record["summary"]["groups"]:
@@ -174,12 +174,11 @@ def figure(record, plt):
             info = record["interpreters"].get(python) or {}
             color = colors[pi % len(colors)]
             xs, best = [], []
-            offset = (pi - (len(pythons) - 1) / 2) * 0.12
+            offset = (pi - (len(pythons) - 1) / 2) * 0.16
             for r in g["rows"]:
                 if r["config"] == "baseline":
                     if r["runs"]:
-                        ax.axhspan(min(r["runs"]) * 1e9, max(r["runs"]) * 1e9, color=color,
-                                   alpha=0.12)
+                        ax.axhline(min(r["runs"]) * 1e9, color=color, lw=1, ls="--", alpha=0.8)
                     continue
                 k = int(r["config"].split("=")[1])
                 if not r["runs"]:
@@ -190,9 +189,9 @@ def figure(record, plt):
                 xs.append(k + offset)
                 best.append(min(vals))
                 if k > 1 and r["ratio"]:
-                    ax.annotate(f"{r['ratio']:.2f}×", (k + offset, max(vals)),
-                                textcoords="offset points", xytext=(0, 4), ha="center",
-                                fontsize=7, color=color)
+                    ax.annotate(f"{r['ratio']:.2f}×", (k + offset, min(vals)),
+                                textcoords="offset points", xytext=(0, -11 - 9 * pi), ha="center",
+                                fontsize=6.5, color=color, weight="bold")
             ax.plot(xs, best, "-", color=color, lw=1,
                     label=f"CPython {info.get('version', '?')} (fastest runs)")
         ax.set_xticks(range(1, record["params"]["max_classes"] + 1))
@@ -201,10 +200,11 @@ def figure(record, plt):
         ax.set_ylim(bottom=0)
         ax.set_title(VARIANTS.get(variant, variant), fontsize=10)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="upper left", frameon=False)
+        ax.legend(fontsize=7, loc="lower right", frameon=True, framealpha=0.9)
     p = record["params"]
-    fig.suptitle("Cost of a polymorphic attribute site (ratio to k=1 above each bar; "
-                 "shaded band: loop without the load)", fontsize=10.5)
+    fig.suptitle("Cost of one polymorphic attribute site: time per access against the number "
+                 "of classes\n(bar: range over runs; number under it: fastest run / fastest "
+                 "k=1 run; dashed: the same loop without the load)", fontsize=10)
     m = record["machine"]
     fig.text(0.01, 0.005, f"best of {p['repeats']} per run, {p['rounds']} interleaved rounds; "
              f"{m['cpu_model']}, {m['cores']} cores, load {fmt_load(m['load_average'])}, {m['date']}",

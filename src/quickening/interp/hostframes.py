@@ -1,0 +1,114 @@
+"""`sys._getframe()` and `sys._getframemodulename()` called by *native* code.
+
+Interpreted code calling these is answered by runtime.py's intercepts.  But
+native library code asks too, about its callers: `doctest.DocTestSuite()`
+finds the calling module with `sys._getframe(depth)`, `namedtuple`, `Enum`
+and `TypeVar` name their `__module__` with `sys._getframemodulename(1)`.
+Natively those see the interpreter's own frames (the loop, a handler)
+instead of the interpreted caller.  `install()` replaces the two functions
+in `sys` with versions that walk the host stack and put, in place of each
+run of the evaluation loop, the interpreted frames it is running (views,
+innermost first); the interpreter's own frames are skipped.  Called from
+quickening's own code they behave exactly as the originals.
+"""
+
+import sys
+
+from quickening.interp.tracebacks import is_internal
+
+_orig_getframe = sys._getframe
+_orig_getframemodulename = getattr(sys, "_getframemodulename", None)
+_installed = False
+
+
+def _run_frame_code():
+    from quickening.interp.loop import run_frame
+    return run_frame.__code__
+
+
+def _walk(host):
+    """Frames from host outwards: native frames, and views of interpreted ones."""
+    from quickening.interp.frameview import view_of
+    loop_code = _run_frame_code()
+    while host is not None:
+        code = host.f_code
+        if code is loop_code:
+            f_locals = host.f_locals
+            frame, entry = f_locals.get("f"), f_locals.get("entry")
+            while frame is not None:
+                yield view_of(frame)
+                if frame is entry:
+                    break
+                frame = frame.back
+        elif not is_internal(code):
+            yield host
+        host = host.f_back
+
+
+def _frame_at(caller, depth):
+    for frame in _walk(caller):
+        if depth <= 0:
+            return frame
+        depth -= 1
+    raise ValueError("call stack is not deep enough")
+
+
+def getframe(depth=0, /):
+    caller = _orig_getframe(1)
+    if is_internal(caller.f_code):
+        return _orig_getframe(depth + 1)
+    depth = depth.__index__()
+    return _frame_at(caller, depth)
+
+
+def getframemodulename(depth=0):
+    caller = _orig_getframe(1)
+    if is_internal(caller.f_code):
+        return _orig_getframemodulename(depth + 1)
+    try:
+        frame = _frame_at(caller, depth.__index__())
+    except ValueError:
+        return None
+    func_module = None
+    if type(frame).__name__ == "FrameView":
+        func = frame._frame.func
+        func_module = getattr(func, "__module__", None) if func is not None else None
+    if func_module is not None:
+        return func_module
+    return frame.f_globals.get("__name__")
+
+
+def install():
+    """Answer native calls of sys._getframe / sys._getframemodulename with interpreted frames."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    getframe.__name__ = getframe.__qualname__ = "_getframe"
+    getframe.__doc__ = _orig_getframe.__doc__
+    sys._getframe = getframe
+    if _orig_getframemodulename is not None:
+        getframemodulename.__name__ = getframemodulename.__qualname__ = "_getframemodulename"
+        getframemodulename.__doc__ = _orig_getframemodulename.__doc__
+        sys._getframemodulename = getframemodulename
+    _register_intercepts()
+
+
+def _register_intercepts():
+    """Interpreted code calling the replacements gets the usual intercepts."""
+    from quickening.interp import runtime  # noqa: F401  (registers the intercepts)
+    from quickening.interp.ops.calls import INTERCEPTS
+    for orig, new in ((_orig_getframe, getframe),
+                      (_orig_getframemodulename, getframemodulename)):
+        if orig is not None and id(orig) in INTERCEPTS:
+            INTERCEPTS[id(new)] = INTERCEPTS[id(orig)]
+
+
+def uninstall():
+    global _installed
+    if not _installed:
+        return
+    _installed = False
+    sys._getframe = _orig_getframe
+    if _orig_getframemodulename is not None:
+        sys._getframemodulename = _orig_getframemodulename

@@ -1,0 +1,63 @@
+"""CPython's own Lib/test modules give the same per-test outcome interpreted as native.
+
+Each module runs through `quickening cpython-tests` machinery: natively and
+interpreted, each in a fresh process, and every test id's outcome (pass,
+fail, error, skip, expected failure, unexpected success) must match.
+"""
+
+import subprocess
+import sys
+
+import pytest
+
+from quickening.cpython_tests import runner
+
+# the modules issue 2 names (small, core-language, fast natively)
+MODULES = [
+    "test_grammar", "test_scope", "test_patma", "test_with", "test_contextlib", "test_raise",
+    "test_exception_variations", "test_baseexception", "test_exception_group",
+    "test_except_star", "test_yield_from", "test_genexps", "test_listcomps", "test_setcomps",
+    "test_dictcomps", "test_unpack", "test_keywordonlyarg", "test_positional_only_arg",
+    "test_funcattrs", "test_decorators", "test_named_expressions", "test_compare",
+    "test_richcmp", "test_bool", "test_binop", "test_unary", "test_augassign", "test_contains",
+    "test_opcodes", "test_property", "test_subclassinit", "test_class", "test_super",
+    "test_iter", "test_index", "test_slice", "test_string",
+]
+
+TIMEOUT = 300
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_outcomes_match_native(name):
+    result = runner.run_module(name, TIMEOUT)
+    assert result.native.record is not None, result.native.crashed
+    assert result.native.outcomes, f"no tests found natively in test.{name}"
+    problems = runner.format_problems([result])
+    assert result.ok, f"test.{name}: interpreted outcomes differ from native\n{problems}"
+    # the command's per-module counts agree too
+    assert result.native.record["counts"] == result.interpreted.record["counts"]
+
+
+def test_command_table_and_status(tmp_path):
+    """The CLI prints the table, writes JSON and exits 0 on a matching module."""
+    out = tmp_path / "record.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "quickening", "cpython-tests", "--jobs", "1", "--json", str(out),
+         "test_unary"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "test_unary" in proc.stdout and "ok" in proc.stdout
+    assert "native r/f/e/s" in proc.stdout and "escapes" in proc.stdout and "ratio" in proc.stdout
+    import json
+    data = json.loads(out.read_text())
+    assert data["ok"] is True
+    (module,) = data["modules"]
+    assert module["name"] == "test_unary" and module["escapes"] == 0
+    assert module["native"]["outcomes"] == module["interpreted"]["outcomes"]
+
+
+def test_command_rejects_unknown_module():
+    proc = subprocess.run([sys.executable, "-m", "quickening", "cpython-tests", "test_no_such_module"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "no module test.test_no_such_module" in proc.stderr
+    assert "Traceback" not in proc.stderr
