@@ -47,7 +47,7 @@ OUTPUT_CAP = 200_000        # characters of output kept per run
 # ---------------------------------------------------------------------------
 # The prelude: helpers (run in the interpreter too) and the name bindings.
 
-PRELUDE = '''\
+HELPERS = '''\
 import traceback as _fz_tb
 
 
@@ -86,7 +86,9 @@ def _fz_report(e):
     subs = getattr(e, 'exceptions', None)
     if type(subs) is tuple:
         print('!!', _fz_repr([type(x).__name__ + ': ' + str(x) for x in subs]))
+'''
 
+PRELUDE = HELPERS + '''
 
 def _fz_drive(a):
     """Run a generator, coroutine or async generator a few steps."""
@@ -230,7 +232,10 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_Expr(self, node):
         self.generic_visit(node)
-        if isinstance(node.value, ast.Constant):
+        value = node.value
+        if isinstance(value, ast.Constant) or (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                and value.func.id == "print"):
             return node
         call = ast.Call(ast.Name("_fz_show", ast.Load()), [node.value], [])
         return ast.copy_location(ast.Expr(call), node)
@@ -258,11 +263,11 @@ class _DropModuleGlobals(ast.NodeTransformer):
 
     def generic_visit(self, node):
         super().generic_visit(node)
-        for field in ("body", "orelse", "finalbody"):
-            value = getattr(node, field, None)
-            if isinstance(value, list) and not value and not isinstance(node, ast.Module):
-                if field == "body" or isinstance(node, ast.Try) and not node.handlers:
-                    value.append(ast.Pass())
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and not body and not isinstance(node, ast.Module):
+            body.append(ast.Pass())
+        if isinstance(node, (ast.Try, ast.TryStar)) and not node.handlers and not node.finalbody:
+            node.finalbody.append(ast.Pass())
         return node
 
 
@@ -313,6 +318,683 @@ def compiles(src):
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+# ---------------------------------------------------------------------------
+# Our own generator: programs whose names are bound and whose loops end, so
+# that functions, closures, generators, classes, exceptions, pattern matching
+# and coroutines actually run (pysource-codegen's programs mostly stop at the
+# first unbound name of each statement).
+
+WRITER_PRELUDE = '''\
+import contextlib as _fz_contextlib
+
+
+class E0(Exception):
+    pass
+
+
+class E1(E0):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.extra = len(args)
+
+
+class CM:
+    def __init__(self, tag, swallow=False):
+        self.tag = tag
+        self.swallow = swallow
+
+    def __enter__(self):
+        print('enter', self.tag)
+        return self.tag
+
+    def __exit__(self, t, v, tb):
+        print('exit', self.tag, t.__name__ if t else None, v)
+        return self.swallow
+
+
+class ACM:
+    def __init__(self, tag):
+        self.tag = tag
+
+    async def __aenter__(self):
+        print('aenter', self.tag)
+        await Step(self.tag)
+        return self.tag
+
+    async def __aexit__(self, t, v, tb):
+        print('aexit', self.tag, t.__name__ if t else None)
+        return False
+
+
+class Step:
+    """An awaitable that yields once to the driver."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __await__(self):
+        got = yield self.value
+        return got
+
+
+@_fz_contextlib.contextmanager
+def gcm(tag):
+    print('gcm in', tag)
+    try:
+        yield tag * 2
+    except E0 as e:
+        print('gcm caught', repr(e))
+    finally:
+        print('gcm out', tag)
+
+
+def drive(coro, limit=50):
+    """Run a coroutine by hand, sending back each value it yields."""
+    sent = None
+    trail = []
+    for _ in range(limit):
+        try:
+            got = coro.send(sent)
+        except StopIteration as e:
+            trail.append(('done', e.value))
+            return trail
+        trail.append(got)
+        sent = len(trail)
+    coro.close()
+    return trail
+
+
+def arange(n):
+    async def agen():
+        for i in range(n):
+            await Step(i)
+            yield i * 10
+    return agen()
+
+
+def rec(n):
+    return 0 if n <= 0 else n + rec(n - 1)
+
+
+i0, i1, i2 = 3, -2, 7
+s0, s1 = 'abc', 'Xy'
+l0, l1 = [3, 1, 2], [5, -1]
+d0 = {'a': 1, 'b': 2}
+'''
+
+_STRS = ["'a'", "'b'", "'abc'", "''", "'x y'", "'Q'", "'a,b'"]
+_CMPS = ["<", "<=", ">", ">=", "==", "!="]
+_BINOPS = ["+", "-", "*", "//", "%", "&", "|", "^"]
+
+
+class _Env:
+    def __init__(self, ints, strs, lists, dicts, depth=0, loop=False, func=False,
+                 gen=False, coro=False, comp=False, klass=False, star=False):
+        self.ints, self.strs, self.lists, self.dicts = ints, strs, lists, dicts
+        self.depth, self.loop, self.func, self.gen, self.coro = depth, loop, func, gen, coro
+        self.comp, self.klass, self.star = comp, klass, star
+
+    def copy(self, **kw):
+        e = _Env(list(self.ints), list(self.strs), list(self.lists), list(self.dicts),
+                 self.depth, self.loop, self.func, self.gen, self.coro, self.comp, self.klass,
+                 self.star)
+        for k, v in kw.items():
+            setattr(e, k, v)
+        return e
+
+
+class Writer:
+    """Writes one program from a seed."""
+
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.lines = []
+        self.count = 0
+        self.int_funcs = []    # name, arity: (ints...) -> int
+        self.gen_funcs = []    # name: (int) -> generator of ints
+        self.coro_funcs = []   # name: (int) -> coroutine returning int
+        self.classes = []      # class names: C(int), .val, .get(int), + , iter, len, ==
+        self.excs = ["ValueError", "KeyError", "E0", "E1", "ZeroDivisionError", "IndexError"]
+
+    # -- helpers
+    def fresh(self, prefix):
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def pick(self, seq):
+        return self.r.choice(seq)
+
+    def emit(self, ind, text):
+        for line in text.split("\n"):
+            self.lines.append("    " * ind + line)
+
+    # -- expressions
+    def int_expr(self, env, d=2):
+        r = self.r
+        if d <= 0 or self.chance(0.25):
+            if env.ints and self.chance(0.7):
+                return self.pick(env.ints)
+            return str(r.randint(-3, 12))
+        k = r.randrange(17)
+        if k == 0:
+            return f"({self.int_expr(env, d-1)} {self.pick(_BINOPS)} {self.int_expr(env, d-1)})"
+        if k == 1:
+            return f"({self.int_expr(env, d-1)} ** ({self.int_expr(env, d-1)} % 4))"
+        if k == 2:
+            return f"({self.pick(['-', '~', '+'])}{self.int_expr(env, d-1)})"
+        if k == 3:
+            return f"len({self.list_expr(env, d-1) if self.chance(0.5) else self.str_expr(env, d-1)})"
+        if k == 4 and self.int_funcs:
+            name, arity = self.pick(self.int_funcs)
+            args = [self.int_expr(env, d-1) for _ in range(arity)]
+            if arity and self.chance(0.3):
+                return f"{name}(*[{', '.join(args)}])"
+            return f"{name}({', '.join(args)})"
+        if k == 5:
+            return f"({self.int_expr(env, d-1)} if {self.bool_expr(env, d-1)} else {self.int_expr(env, d-1)})"
+        if k == 6:
+            v = self.fresh("v")
+            lst = self.list_expr(env.copy(comp=True), d-1)
+            inner = env.copy(comp=True, ints=env.ints + [v])
+            return f"sum({self.int_expr(inner, d-1)} for {v} in {lst})"
+        if k == 7:
+            return f"{self.pick(['min', 'max'])}({self.list_expr(env, d-1)}, default={self.int_expr(env, 0)})"
+        if k == 8:
+            lst = self.list_expr(env, d-1)
+            if self.chance(0.7):
+                return f"({lst} + [0, 1, 2])[{self.int_expr(env, d-1)} % 3]"
+            return f"{lst}[{self.int_expr(env, d-1)}]"
+        if k == 9 and env.dicts:
+            return f"{self.pick(env.dicts)}.get({self.str_expr(env, d-1)}, {self.int_expr(env, d-1)})"
+        if k == 10 and self.classes:
+            c = self.pick(self.classes)
+            m = r.randrange(4)
+            obj = f"{c}({self.int_expr(env, d-1)})"
+            if m == 0:
+                return f"{obj}.get({self.int_expr(env, d-1)})"
+            if m == 1:
+                return f"({obj} + {obj}).val"
+            if m == 2:
+                return f"{obj}.val"
+            return f"len({obj})"
+        if k == 11 and not env.comp and env.func and not env.klass:
+            return f"({self.fresh('w')} := {self.int_expr(env, d-1)})"
+        if k == 12:
+            if self.chance(0.7):
+                return f"int(str({self.int_expr(env, d-1)}) + '7')"
+            return f"int({self.str_expr(env, d-1)} or '7')"
+        if k == 13:
+            return f"abs({self.int_expr(env, d-1)})"
+        if k == 14 and env.coro and self.coro_funcs:
+            return f"(await {self.pick(self.coro_funcs)}({self.int_expr(env, d-1)}))"
+        if k == 15 and env.coro:
+            return f"(await Step({self.int_expr(env, d-1)}) or 0)"
+        if k == 16:
+            return f"rec({self.int_expr(env, d-1)} % 20)"
+        return self.int_expr(env, 0)
+
+    def str_expr(self, env, d=2):
+        r = self.r
+        if d <= 0 or self.chance(0.3):
+            if env.strs and self.chance(0.6):
+                return self.pick(env.strs)
+            return self.pick(_STRS)
+        k = r.randrange(10)
+        if k == 0:
+            return f"({self.str_expr(env, d-1)} + {self.str_expr(env, d-1)})"
+        if k == 1:
+            conv = self.pick(["", "!r", "!s", ":>4", ":x" if False else ":03d"])
+            if conv == ":03d":
+                return f"f'<{{{self.int_expr(env, d-1)}{conv}}}|{{{self.str_expr(env, d-1)}!r}}>'"
+            return f"f'{{{self.str_expr(env, d-1)}{conv}}}-{{{self.int_expr(env, d-1)}}}'"
+        if k == 2:
+            return f"str({self.int_expr(env, d-1)})"
+        if k == 3:
+            return f"{self.str_expr(env, d-1)}[{self.int_expr(env, 0)}:{self.int_expr(env, 0)}]"
+        if k == 4:
+            return f"{self.str_expr(env, d-1)}.{self.pick(['upper', 'lower', 'strip', 'title'])}()"
+        if k == 5:
+            v = self.fresh("v")
+            inner = env.copy(comp=True, ints=env.ints + [v])
+            return f"','.join([str({self.int_expr(inner, d-1)}) for {v} in {self.list_expr(env.copy(comp=True), d-1)}])"
+        if k == 6:
+            return f"({self.str_expr(env, d-1)} * ({self.int_expr(env, d-1)} % 3))"
+        if k == 7:
+            return f"'%s:%d' % ({self.str_expr(env, d-1)}, {self.int_expr(env, d-1)})"
+        if k == 8:
+            return f"repr({self.list_expr(env, d-1)})"
+        if k == 9 and self.classes:
+            return f"repr({self.pick(self.classes)}({self.int_expr(env, d-1)}))"
+        return self.str_expr(env, 0)
+
+    def list_expr(self, env, d=2):
+        r = self.r
+        if d <= 0 or self.chance(0.25):
+            if env.lists and self.chance(0.6):
+                return self.pick(env.lists)
+            return "[" + ", ".join(self.int_expr(env, 0) for _ in range(r.randint(0, 3))) + "]"
+        k = r.randrange(12)
+        if k == 0:
+            v = self.fresh("v")
+            inner = env.copy(comp=True, ints=env.ints + [v])
+            cond = f" if {self.bool_expr(inner, d-1)}" if self.chance(0.5) else ""
+            return f"[{self.int_expr(inner, d-1)} for {v} in {self.list_expr(env.copy(comp=True), d-1)}{cond}]"
+        if k == 1:
+            v = self.fresh("v")
+            return f"sorted({self.list_expr(env, d-1)}, key=lambda {v}: {self.pick(['-', '', '~'])}{v}, reverse={self.pick(['True', 'False'])})"
+        if k == 2:
+            return f"({self.list_expr(env, d-1)} + {self.list_expr(env, d-1)})"
+        if k == 3:
+            return f"{self.list_expr(env, d-1)}[{self.int_expr(env, 0)}:{self.int_expr(env, 0)}:{self.pick(['1', '-1', '2', ''])}]"
+        if k == 4 and self.gen_funcs:
+            return f"list({self.pick(self.gen_funcs)}({self.int_expr(env, d-1)} % 5))"
+        if k == 5:
+            return f"[*{self.list_expr(env, d-1)}, {self.int_expr(env, d-1)}]"
+        if k == 6 and self.int_funcs:
+            ones = [n for n, a in self.int_funcs if a == 1]
+            if ones:
+                return f"list(map({self.pick(ones)}, {self.list_expr(env, d-1)}))"
+        if k == 7:
+            return f"list(range({self.int_expr(env, d-1)} % 6))"
+        if k == 8:
+            return f"list(reversed({self.list_expr(env, d-1)}))"
+        if k == 9 and self.classes:
+            return f"list({self.pick(self.classes)}({self.int_expr(env, d-1)}))"
+        if k == 10:
+            v = self.fresh("v")
+            return f"list(filter(lambda {v}: {v} % 2, {self.list_expr(env, d-1)}))"
+        if k == 11 and env.coro:
+            v = self.fresh("v")
+            return f"[{v} async for {v} in arange({self.int_expr(env.copy(comp=True), d-1)} % 4)]"
+        return self.list_expr(env, 0)
+
+    def dict_expr(self, env, d=2):
+        k = self.r.randrange(4)
+        if d <= 0 or k == 0:
+            if env.dicts and self.chance(0.6):
+                return self.pick(env.dicts)
+            return "{" + ", ".join(f"{self.str_expr(env, 0)}: {self.int_expr(env, 0)}" for _ in range(self.r.randint(0, 3))) + "}"
+        if k == 1:
+            v = self.fresh("v")
+            inner = env.copy(comp=True, ints=env.ints + [v])
+            return f"{{str({v}): {self.int_expr(inner, d-1)} for {v} in {self.list_expr(env.copy(comp=True), d-1)}}}"
+        if k == 2:
+            return f"{{**{self.dict_expr(env, d-1)}, {self.str_expr(env, d-1)}: {self.int_expr(env, d-1)}}}"
+        return f"dict(zip({self.str_expr(env, d-1)}, {self.list_expr(env, d-1)}))"
+
+    def bool_expr(self, env, d=2):
+        k = self.r.randrange(8)
+        if d <= 0 or k == 0:
+            return f"{self.int_expr(env, 0)} {self.pick(_CMPS)} {self.int_expr(env, 0)}"
+        if k == 1:
+            return f"({self.bool_expr(env, d-1)} {self.pick(['and', 'or'])} {self.bool_expr(env, d-1)})"
+        if k == 2:
+            return f"(not {self.bool_expr(env, d-1)})"
+        if k == 3:
+            return f"({self.int_expr(env, d-1)} in {self.list_expr(env.copy(comp=True), d-1)})"
+        if k == 4:
+            return f"({self.int_expr(env, 0)} {self.pick(_CMPS)} {self.int_expr(env, d-1)} {self.pick(_CMPS)} {self.int_expr(env, 0)})"
+        if k == 5:
+            return f"{self.str_expr(env, d-1)}.startswith({self.str_expr(env, 0)})"
+        if k == 6:
+            v = self.fresh("v")
+            inner = env.copy(comp=True, ints=env.ints + [v])
+            return f"{self.pick(['any', 'all'])}({self.bool_expr(inner, d-1)} for {v} in {self.list_expr(env.copy(comp=True), d-1)})"
+        return f"bool({self.list_expr(env, d-1)})"
+
+    def any_expr(self, env, d=2):
+        return self.pick([self.int_expr, self.str_expr, self.list_expr, self.dict_expr,
+                          self.bool_expr])(env, d)
+
+    # -- statements
+    def block(self, env, ind, n=None):
+        n = n if n is not None else self.r.randint(1, 4)
+        for _ in range(n):
+            self.stmt(env, ind)
+
+    def stmt(self, env, ind):
+        r = self.r
+        nested = env.depth >= 3
+        k = r.randrange(24)
+        if k <= 2:
+            kind = r.randrange(4)
+            if kind == 0 or not env.func:
+                name = self.pick(env.ints) if env.ints and self.chance(0.5) and env.func else self.fresh("n")
+                self.emit(ind, f"{name} = {self.int_expr(env)}")
+                if name not in env.ints:
+                    env.ints.append(name)
+            elif kind == 1:
+                name = self.fresh("s")
+                self.emit(ind, f"{name} = {self.str_expr(env)}")
+                env.strs.append(name)
+            elif kind == 2:
+                name = self.fresh("l")
+                self.emit(ind, f"{name} = {self.list_expr(env)}")
+                env.lists.append(name)
+            else:
+                name = self.fresh("d")
+                self.emit(ind, f"{name} = {self.dict_expr(env)}")
+                env.dicts.append(name)
+        elif k == 3:
+            self.emit(ind, f"print({', '.join(self.any_expr(env) for _ in range(r.randint(1, 3)))})")
+        elif k == 4 and env.func:
+            ops = ["+=", "-=", "*=", "//=", "%=", "|=", "^=", "<<="]
+            if env.ints:
+                op = self.pick(ops)
+                rhs = self.int_expr(env) if op != "<<=" else f"({self.int_expr(env)} % 5)"
+                self.emit(ind, f"{self.pick(env.ints)} {op} {rhs}")
+            if env.lists:
+                self.emit(ind, f"{self.pick(env.lists)} += {self.list_expr(env)}")
+        elif k == 5 and env.lists:
+            lst = self.pick(env.lists)
+            self.emit(ind, self.pick([f"{lst}.append({self.int_expr(env)})",
+                                      f"{lst}[{self.int_expr(env, 0)}] = {self.int_expr(env)}",
+                                      f"del {lst}[{self.int_expr(env, 0)}]",
+                                      f"{lst}.sort(key=lambda q: (q % 3, q))",
+                                      f"{lst}[1:2] = {self.list_expr(env)}",
+                                      f"{lst}.extend({self.pick(self.gen_funcs) + '(3)' if self.gen_funcs else '(1, 2)'})"]))
+        elif k == 6 and env.dicts:
+            dct = self.pick(env.dicts)
+            self.emit(ind, self.pick([f"{dct}[{self.str_expr(env)}] = {self.int_expr(env)}",
+                                      f"del {dct}[{self.str_expr(env, 0)}]",
+                                      f"{dct}.update({self.dict_expr(env)})",
+                                      f"{dct}.setdefault({self.str_expr(env, 0)}, {self.int_expr(env)})"]))
+        elif k == 7 and not nested:
+            self.emit(ind, f"if {self.bool_expr(env)}:")
+            self.block(env.copy(depth=env.depth+1), ind+1)
+            if self.chance(0.4):
+                self.emit(ind, f"elif {self.bool_expr(env)}:")
+                self.block(env.copy(depth=env.depth+1), ind+1)
+            if self.chance(0.5):
+                self.emit(ind, "else:")
+                self.block(env.copy(depth=env.depth+1), ind+1)
+        elif k == 8 and not nested:
+            v = self.fresh("i")
+            src = self.pick([self.list_expr(env), f"range({self.int_expr(env)} % 5)",
+                             f"enumerate({self.list_expr(env)})" if False else self.list_expr(env)])
+            self.emit(ind, f"for {v} in {src}:")
+            inner = env.copy(depth=env.depth+1, loop=True, ints=env.ints + [v])
+            self.block(inner, ind+1)
+            if self.chance(0.3):
+                self.emit(ind, "else:")
+                self.block(env.copy(depth=env.depth+1), ind+1, 1)
+        elif k == 9 and not nested:
+            c = self.fresh("c")
+            self.emit(ind, f"{c} = 0")
+            self.emit(ind, f"while {c} < {r.randint(0, 4)}:")
+            self.emit(ind+1, f"{c} += 1")
+            self.block(env.copy(depth=env.depth+1, loop=True, ints=env.ints + [c]), ind+1)
+        elif k == 10 and env.loop:
+            self.emit(ind, f"if {self.bool_expr(env, 1)}:")
+            self.emit(ind+1, self.pick(["break", "continue"]))
+        elif k == 11:
+            self.emit(ind, f"raise {self.raise_expr(env)}" if self.chance(0.3)
+                      else f"if {self.bool_expr(env, 1)}:\n    raise {self.raise_expr(env)}")
+        elif k <= 13 and not nested:
+            self.try_stmt(env, ind)
+        elif k == 14 and not nested:
+            tag = self.str_expr(env, 0)
+            if self.chance(0.5):
+                v = self.fresh("s")
+                self.emit(ind, f"with CM({tag}, {self.pick(['True', 'False'])}) as {v}, gcm({self.int_expr(env, 0)}) as {v}x:")
+                inner = env.copy(depth=env.depth+1, strs=env.strs + [v], ints=env.ints + [v + "x"])
+            else:
+                self.emit(ind, f"with CM({tag}, {self.pick(['True', 'False'])}):")
+                inner = env.copy(depth=env.depth+1)
+            self.block(inner, ind+1)
+            if env.coro and self.chance(0.5):
+                v = self.fresh("s")
+                self.emit(ind, f"async with ACM({tag}) as {v}:")
+                self.block(env.copy(depth=env.depth+1, strs=env.strs + [v]), ind+1)
+        elif k == 15 and not nested:
+            self.match_stmt(env, ind)
+        elif k == 16 and env.func and not nested:
+            self.closure(env, ind)
+        elif k == 17 and env.gen:
+            self.emit(ind, self.pick([f"yield {self.int_expr(env)}",
+                                      f"yield from {self.list_expr(env)}",
+                                      f"{self.fresh('n')} = yield {self.int_expr(env)}"]))
+        elif k == 18:
+            a, b = self.fresh("n"), self.fresh("l")
+            self.emit(ind, f"{a}, *{b} = {self.list_expr(env)} + [{self.int_expr(env)}]")
+            env.ints.append(a)
+            env.lists.append(b)
+        elif k == 19:
+            self.emit(ind, f"assert {self.bool_expr(env)}, {self.str_expr(env, 1)}")
+        elif k == 20 and env.coro:
+            v = self.fresh("i")
+            self.emit(ind, f"async for {v} in arange({self.int_expr(env)} % 4):")
+            self.block(env.copy(depth=env.depth+1, loop=True, ints=env.ints + [v]), ind+1)
+        elif k == 21 and env.func and env.ints:
+            self.emit(ind, f"del {env.ints[-1]}" if self.chance(0.2) else "pass")
+            if self.chance(0.2):
+                env.ints.pop()
+        else:
+            self.emit(ind, f"print({self.any_expr(env)})")
+
+    def raise_expr(self, env):
+        exc = self.pick(self.excs)
+        arg = self.pick([self.int_expr, self.str_expr])(env, 1)
+        if self.chance(0.15):
+            return f"ExceptionGroup('eg', [{exc}({arg}), E1({self.int_expr(env, 0)})])"
+        return f"{exc}({arg})"
+
+    def try_stmt(self, env, ind):
+        inner = env.copy(depth=env.depth+1)
+        self.emit(ind, "try:")
+        self.block(inner, ind+1)
+        star = self.chance(0.15)
+        kw = "except*" if star else "except"
+        handlers = self.r.randint(0 if not star else 1, 2)
+        for _ in range(handlers):
+            exc = self.pick(self.excs)
+            if self.chance(0.3):
+                exc = f"({exc}, {self.pick(self.excs)})"
+            v = self.fresh("e")
+            self.emit(ind, f"{kw} {exc} as {v}:")
+            self.emit(ind+1, f"print('caught', type({v}).__name__, {v}{'.exceptions' if star else '.args'})")
+            if self.chance(0.3):
+                self.emit(ind+1, self.pick(["raise", f"raise E0('wrapped') from {v}",
+                                            "raise KeyError('in handler')"]))
+            else:
+                h = inner.copy(loop=False, star=True) if star else inner.copy()
+                self.block(h, ind+1, 1)
+        if not star and self.chance(0.3):
+            handlers += 1
+            self.emit(ind, "except:" if self.chance(0.3) else "except Exception as ex:")
+            self.emit(ind+1, "print('bare')")
+        if handlers and self.chance(0.3):
+            self.emit(ind, "else:")
+            self.block(inner, ind+1, 1)
+        if not handlers or self.chance(0.5):
+            self.emit(ind, "finally:")
+            self.emit(ind+1, f"print('finally', {self.int_expr(env, 0)})")
+            if env.func and not env.gen and not env.star and self.chance(0.2):
+                self.emit(ind+1, f"return {self.int_expr(env, 0)}")
+
+    def match_stmt(self, env, ind):
+        subj = self.pick([self.list_expr(env), self.int_expr(env), self.dict_expr(env),
+                          f"({self.int_expr(env)}, {self.str_expr(env)})",
+                          f"{self.pick(self.classes)}({self.int_expr(env, 0)})" if self.classes else "None"])
+        self.emit(ind, f"match {subj}:")
+        pats = [
+            "[]", "[x]", "[x, *rest]", "[1, _, *_]", "(a, b)", "{'a': x}", "{'b': x, **kw}",
+            "0 | 1 | 2", "int(x) if x > 3", "str() as s", "[int(), int()]", "None",
+        ]
+        if self.classes:
+            c = self.pick(self.classes)
+            pats += [f"{c}(val=x)", f"{c}(x)"]
+        for p in self.r.sample(pats, self.r.randint(1, 4)):
+            self.emit(ind+1, f"case {p}:")
+            names = [n for n in ("x", "rest", "a", "b", "kw", "s") if re.search(rf"(?<!')\b{n}\b(?!')", p)]
+            self.emit(ind+2, f"print('case', {p!r}, {', '.join(names) or 'None'})")
+        self.emit(ind+1, "case _:")
+        self.emit(ind+2, "print('no match')")
+
+    def closure(self, env, ind):
+        outer = self.fresh("n")
+        fn = self.fresh("inner")
+        self.emit(ind, f"{outer} = {self.int_expr(env, 1)}")
+        self.emit(ind, f"def {fn}(q):")
+        self.emit(ind+1, f"nonlocal {outer}")
+        self.emit(ind+1, f"{outer} += q")
+        self.emit(ind+1, f"return {outer} * 2")
+        self.emit(ind, f"print({fn}({self.int_expr(env, 0)}), {fn}(1), {outer})")
+        env.ints.append(outer)
+
+    # -- definitions
+    def function(self):
+        name = self.fresh("f")
+        arity = self.r.randint(0, 3)
+        params = [self.fresh("p") for _ in range(arity)]
+        sig = list(params)
+        if arity and self.chance(0.4):
+            sig[-1] += f"={self.r.randint(0, 5)}"
+        extra = []
+        if self.chance(0.3):
+            sig.append("*args")
+            extra.append("len(args)")
+        if self.chance(0.3):
+            sig.append("kw0=1")
+            extra.append("kw0")
+        if self.chance(0.2):
+            sig.append("**kws")
+            extra.append("len(kws)")
+        decorated = self.chance(0.2)
+        if decorated:
+            self.emit(0, "@_fz_trace")
+        self.emit(0, f"def {name}({', '.join(sig)}):")
+        env = _Env(params + extra[:0], ["s0"], ["l0"], ["d0"], func=True)
+        if extra and self.chance(0.5):
+            self.emit(1, f"print('extra', {', '.join(extra)})")
+        if self.chance(0.3):
+            self.emit(1, "global i0")
+            self.emit(1, "i0 += 1")
+        self.block(env, 1, self.r.randint(1, 5))
+        self.emit(1, f"return {self.int_expr(env)}")
+        self.int_funcs.append((name, arity))
+
+    def generator(self):
+        name = self.fresh("g")
+        self.emit(0, f"def {name}(k):")
+        env = _Env(["k"], ["s0"], ["l0"], [], func=True, gen=True)
+        self.emit(1, "for j in range(k):")
+        self.emit(2, f"yield j * {self.int_expr(env, 0)}")
+        self.block(env, 1, self.r.randint(1, 4))
+        if self.chance(0.5):
+            self.emit(1, f"yield from {self.pick(self.gen_funcs)}(k - 1)" if self.gen_funcs
+                      else "yield from range(2)")
+        self.emit(1, f"return {self.int_expr(env, 1)}")
+        self.gen_funcs.append(name)
+
+    def coroutine(self):
+        name = self.fresh("co")
+        self.emit(0, f"async def {name}(k):")
+        env = _Env(["k"], ["s0"], ["l0"], ["d0"], func=True, coro=True)
+        self.block(env, 1, self.r.randint(1, 5))
+        self.emit(1, f"return {self.int_expr(env)}")
+        self.coro_funcs.append(name)
+
+    def klass(self):
+        name = self.fresh("K")
+        base = self.pick(self.classes) if self.classes and self.chance(0.4) else None
+        self.emit(0, f"class {name}({base or ''}):")
+        self.emit(1, "count = 0")
+        self.emit(1, "def __init__(self, val):")
+        if base:
+            self.emit(2, "super().__init__(val + 1)")
+        else:
+            self.emit(2, "self.val = val")
+        self.emit(2, f"{name}.count += 1")
+        self.emit(1, "def __repr__(self):")
+        self.emit(2, f"return f'{name}({{self.val!r}})'")
+        self.emit(1, "def __eq__(self, other):")
+        self.emit(2, "return type(other) is type(self) and self.val == other.val")
+        self.emit(1, "def __hash__(self):")
+        self.emit(2, "return hash(self.val)")
+        self.emit(1, "def __lt__(self, other):")
+        self.emit(2, "return self.val < other.val")
+        self.emit(1, "def __add__(self, other):")
+        self.emit(2, f"return type(self)(self.val + (other.val if isinstance(other, {name}) else other))")
+        self.emit(1, "def __iter__(self):")
+        self.emit(2, "yield from range(self.val % 4)")
+        self.emit(1, "def __len__(self):")
+        self.emit(2, "return abs(self.val) % 5")
+        self.emit(1, "def __bool__(self):")
+        self.emit(2, "return self.val > 0")
+        self.emit(1, "def get(self, k):")
+        env = _Env(["k"], ["s0"], ["l0"], [], func=True)
+        if base:
+            self.emit(2, f"r = super().get(k) + {self.int_expr(env, 1)}")
+        else:
+            self.emit(2, f"r = self.val * k + {self.int_expr(env, 1)}")
+        self.emit(2, "return r")
+        self.emit(1, "@property")
+        self.emit(1, "def double(self):")
+        self.emit(2, "return self.val * 2")
+        self.emit(1, "@classmethod")
+        self.emit(1, "def make(cls, n):")
+        self.emit(2, "return cls(n)")
+        self.emit(1, "__match_args__ = ('val',)")
+        self.classes.append(name)
+
+    def program(self):
+        self.emit(0, "def _fz_trace(fn):")
+        self.emit(1, "import functools")
+        self.emit(1, "@functools.wraps(fn)")
+        self.emit(1, "def wrapper(*a, **k):")
+        self.emit(2, "print('call', fn.__name__, a, k)")
+        self.emit(2, "return fn(*a, **k)")
+        self.emit(1, "return wrapper")
+        top = _Env(["i0", "i1", "i2"], ["s0", "s1"], ["l0", "l1"], ["d0"])
+        for _ in range(self.r.randint(4, 9)):
+            k = self.r.randrange(6)
+            if k == 0:
+                self.function()
+            elif k == 1:
+                self.generator()
+            elif k == 2:
+                self.klass()
+            elif k == 3:
+                self.coroutine()
+            else:
+                self.function()
+            for _ in range(self.r.randint(1, 3)):
+                self.use(top)
+        for _ in range(self.r.randint(2, 6)):
+            self.use(top)
+        return "\n".join(self.lines) + "\n"
+
+    def use(self, env):
+        r = self.r
+        k = r.randrange(7)
+        if k == 0 and self.coro_funcs:
+            self.emit(0, f"print(drive({self.pick(self.coro_funcs)}({self.int_expr(env, 1)})))")
+        elif k == 1 and self.gen_funcs:
+            g = self.fresh("gen")
+            self.emit(0, f"{g} = {self.pick(self.gen_funcs)}({self.int_expr(env, 1)} % 5)")
+            self.emit(0, f"print(next({g}, None), {g}.send(None) if {self.bool_expr(env, 0)} else 0, list({g}))")
+        elif k == 2 and self.classes:
+            c = self.pick(self.classes)
+            self.emit(0, f"print(sorted([{c}({self.int_expr(env, 0)}), {c}.make({self.int_expr(env, 0)}), {c}(2)]), "
+                         f"{c}(1) == {c}(1), {{{c}(1), {c}(1)}}, {c}({self.int_expr(env, 0)}).double, {c}.count)")
+        else:
+            self.stmt(env, 0)
+
+
+def writer_program(seed):
+    """The full program of our own generator for a seed, or None."""
+    try:
+        body = Writer(seed).program()
+        src = HELPERS + WRITER_PRELUDE + instrument(body) + "\n"
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return src if compiles(src) else None
+
 
 # ---------------------------------------------------------------------------
 # Running one program natively and interpreted, each in a forked child.

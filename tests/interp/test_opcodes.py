@@ -22,6 +22,8 @@ COVERAGE_SCRIPT = r"""
 import glob, io, os, sys, contextlib, json
 from quickening.interp import host
 from quickening.interp.ops import registry
+from quickening.interp import quicken
+quicken.Config.specialize = False   # the generic tier: every instruction through its handler
 import quickening.api as api
 seen = set()
 def counting(op, handler):

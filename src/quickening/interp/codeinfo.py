@@ -12,7 +12,8 @@ import bisect
 import dis
 import weakref
 
-from quickening.interp import host
+from quickening.interp import families as _families  # noqa: F401  (registers the families)
+from quickening.interp import host, quicken
 from quickening.interp.ops.registry import DECODERS, HANDLERS, NULL
 
 
@@ -112,6 +113,9 @@ class CodeInfo:
         self.starts = starts
         self.prev_start = prev_start
         self.instrs = instrs
+        self.quickened = quicken.new_stream(self.code)
+        families = quicken.FAMILIES if quicken.Config.specialize else {}
+        sites = []
         for i, pc in enumerate(starts):
             op = opcodes[pc]
             nxt = starts[i + 1] if i + 1 < len(starts) else nunits
@@ -119,8 +123,17 @@ class CodeInfo:
             if handler is None:
                 raise SystemError(f"no handler for opcode {host.OPNAME.get(op, op)}")
             decode = DECODERS[op]
+            family = families.get(op)
+            if family is not None:
+                decode = family.decode or decode
             arg = decode(self, opargs[pc], pc, nxt) if decode is not None else opargs[pc]
-            instrs[pc] = (handler, arg, nxt)
+            if family is not None:
+                site = quicken.Site(self, pc, nxt, family, family.base_handler, arg, opargs[pc])
+                sites.append(site)
+                instrs[pc] = (family.base_handler, site, nxt)
+            else:
+                instrs[pc] = (handler, arg, nxt)
+        self.sites = sites
 
     def _decode_exception_table(self):
         entries = []

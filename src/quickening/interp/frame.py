@@ -27,6 +27,10 @@ class Frame:
     func = None            # the function called, when known
     view = None            # the FrameView handed out for this frame
     entry_lasti = -1       # lasti restored by RERAISE, pushed again by a lasti handler
+    inline = None          # for frames pushed by specialized instructions (__init__ of
+                           # CALL_ALLOC_AND_ENTER_INIT, generators of FOR_ITER_GEN and
+                           # SEND_GEN): on_return/on_yield(frame, value, caller) -> caller pc,
+                           # on_unwind(frame, exc)
 
     def __init__(self, info, fast, globals_, builtins, locals_, back, depth):
         self.info = info

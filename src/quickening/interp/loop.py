@@ -72,13 +72,37 @@ def run_frame(entry, throw=None):
                             return value
                         back = f.back
                         f.back = None
-                        back.stack.append(f.retval)
+                        value = f.retval
                         f.retval = None
-                        ts.frame = f = back
-                        pc = f.pc
+                        inline = f.inline
+                        ts.frame = back
+                        if inline is None:
+                            back.stack.append(value)
+                            f = back
+                            pc = f.pc
+                            continue
+                        # a frame pushed by a specialized instruction decides
+                        # where its caller resumes (and may raise there)
+                        callee, f = f, back
+                        try:
+                            pc = inline.on_return(callee, value, f)
+                        except BaseException as e:
+                            exc = e
+                            pc = f.info.prev_start[f.pc]
+                        callee = None
+                        continue
+                    if pc == YIELD and f is not entry:
+                        # a generator frame run inline by FOR_ITER_GEN / SEND_GEN
+                        back = f.back
+                        f.back = None
+                        value = f.retval
+                        f.retval = None
+                        ts.frame = back
+                        callee, f = f, back
+                        pc = callee.inline.on_yield(callee, value, f)
+                        callee = None
                         continue
                     if pc == YIELD:
-                        # only generator frames yield, and they are always entry frames
                         if handled.current() is not saved_handled:
                             handled.set_handled(saved_handled)
                         value = f.retval
@@ -111,6 +135,8 @@ def run_frame(entry, throw=None):
                 handled.raise_unchanged(exc)
             back = f.back
             f.back = None
+            if f.inline is not None:
+                f.inline.on_unwind(f, exc)
             ts.frame = f = back
             pc = f.info.prev_start[f.pc]
     finally:

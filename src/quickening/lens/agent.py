@@ -389,7 +389,10 @@ class Agent(object):
                 self.register(c)
         if final:
             self._discover_modules()
-        else:
+        elif self.nsamples & (self.nsamples - 1) == 0:
+            # walking the running threads' stacks every tick measurably slows
+            # allocation-heavy programs; the audit hook finds most code, so
+            # look at the stacks on ticks 0, 1, 2, 4, 8, ... and at exit
             self._discover_frames()
         changed = []
         tv_ops, fv_ops = self.tv_ops, self.fv_ops

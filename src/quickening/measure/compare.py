@@ -31,10 +31,11 @@ def consistency_notes(group_runs, label) -> list:
         if r.get("config") != label or not r.get("interpreter"):
             continue
         it = r["interpreter"]
-        states.add((repr(it.get("jit")), repr(sorted((it.get("env") or {}).items())),
-                    repr(r.get("jit_after"))))
+        states.add((it.get("executable"), it.get("version"), repr(it.get("jit")),
+                    repr(sorted((it.get("env") or {}).items())), repr(r.get("jit_after"))))
     if len(states) > 1:
-        return [f"{label}: runs differed in JIT state or environment; see the record"]
+        return [f"{label}: runs differed in interpreter, JIT state or environment; "
+                "see the record"]
     return []
 
 

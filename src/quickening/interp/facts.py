@@ -1,0 +1,191 @@
+"""Facts about objects that Python does not expose, read from memory.
+
+CPython's specializer decides and guards on things like a type's version
+tag, whether an instance's inline values are valid, a dict's keys version or
+a function's version.  They are read here through memoryviews over the
+process's address space (built once; an index is an address), which is
+several times cheaper than a ctypes object per read.  Nothing here writes
+to an object or triggers an action that would change it, except the few
+functions named `assign_*`, which do exactly what CPython's specializer does
+at the same moment (give a type or a dict's keys a version).
+
+The offsets are those of CPython 3.13 on 64-bit builds; `verify()` checks
+them against live objects at import and specialization is switched off if
+they do not hold.
+"""
+
+import ctypes
+import sys
+
+_WINDOW = (ctypes.c_ubyte * (1 << 47)).from_address(0)
+MEM8 = memoryview(_WINDOW).cast("B")
+MEM32 = MEM8.cast("I")
+MEM64 = MEM8.cast("Q")
+
+PTR = 8
+# PyTypeObject
+TYPE_VERSION_TAG = 384
+# PyHeapTypeObject.ht_cached_keys (shared keys of instances)
+HEAPTYPE_CACHED_KEYS = None  # found by verify()
+# PyDictObject
+DICT_KEYS = 32
+DICT_VALUES = 40
+# PyDictKeysObject
+KEYS_LOG2_SIZE = 8
+KEYS_LOG2_INDEX_BYTES = 9
+KEYS_KIND = 10
+KEYS_VERSION = 12
+KEYS_NENTRIES = 24
+KEYS_INDICES = 32
+# PyFunctionObject
+FUNC_VERSION = 136
+# managed dict pointer, before the object header
+MANAGED_DICT = -3 * PTR
+
+# type flags (3.13)
+TPFLAGS_INLINE_VALUES = 1 << 2
+TPFLAGS_MANAGED_WEAKREF = 1 << 3
+TPFLAGS_MANAGED_DICT = 1 << 4
+TPFLAGS_SEQUENCE = 1 << 5
+TPFLAGS_MAPPING = 1 << 6
+TPFLAGS_IMMUTABLETYPE = 1 << 8
+TPFLAGS_HEAPTYPE = 1 << 9
+TPFLAGS_METHOD_DESCRIPTOR = 1 << 17
+TPFLAGS_VALID_VERSION_TAG = 1 << 19
+
+_assign_type_version = ctypes.pythonapi.PyUnstable_Type_AssignVersionTag
+_assign_type_version.argtypes = [ctypes.py_object]
+_assign_type_version.restype = ctypes.c_int
+
+
+def type_version(t):
+    """tp_version_tag (0 when the type has no valid version)."""
+    return MEM32[(id(t) + TYPE_VERSION_TAG) >> 2]
+
+
+def assign_type_version(t):
+    """The type's version, assigning one as the specializer does; 0 if out of versions."""
+    v = MEM32[(id(t) + TYPE_VERSION_TAG) >> 2]
+    if v == 0:
+        _assign_type_version(t)
+        v = MEM32[(id(t) + TYPE_VERSION_TAG) >> 2]
+    return v
+
+
+def func_version(fn):
+    return MEM32[(id(fn) + FUNC_VERSION) >> 2]
+
+
+def dict_keys_address(d):
+    return MEM64[(id(d) + DICT_KEYS) >> 3]
+
+
+def dict_keys_version(d):
+    return MEM32[(dict_keys_address(d) + KEYS_VERSION) >> 2]
+
+
+def dict_is_split(d):
+    return MEM64[(id(d) + DICT_VALUES) >> 3] != 0
+
+
+def keys_kind(keys_addr):
+    return MEM8[keys_addr + KEYS_KIND]
+
+
+def keys_entries(keys_addr):
+    """The key objects' addresses of a (unicode) keys table, in entry order (0 for deleted)."""
+    log2_index_bytes = MEM8[keys_addr + KEYS_LOG2_INDEX_BYTES]
+    nentries = MEM64[(keys_addr + KEYS_NENTRIES) >> 3]
+    start = keys_addr + KEYS_INDICES + (1 << log2_index_bytes)
+    entry_size = 16 if MEM8[keys_addr + KEYS_KIND] != 0 else 24
+    key_offset = 0 if entry_size == 16 else 8
+    return [MEM64[(start + i * entry_size + key_offset) >> 3] for i in range(nentries)]
+
+
+def managed_dict(obj):
+    """Address of an instance's materialized __dict__, or 0."""
+    return MEM64[(id(obj) + MANAGED_DICT) >> 3]
+
+
+def inline_values_address(obj):
+    return id(obj) + type(obj).__basicsize__
+
+
+def inline_values_valid(obj):
+    """3.13: _PyObject_InlineValues(obj)->valid."""
+    return MEM8[id(obj) + type(obj).__basicsize__ + 3] != 0
+
+
+def inline_value_present(obj, index):
+    return MEM64[(id(obj) + type(obj).__basicsize__ + 8 + 8 * index) >> 3] != 0
+
+
+def shared_keys_address(t):
+    """ht_cached_keys of a heap type with inline values (0 if none)."""
+    if HEAPTYPE_CACHED_KEYS is None:
+        return 0
+    return MEM64[(id(t) + HEAPTYPE_CACHED_KEYS) >> 3]
+
+
+def shared_keys_index(t, name):
+    """Index of name in the type's shared keys, or -1."""
+    keys = shared_keys_address(t)
+    if not keys:
+        return -1
+    target = id(name)
+    for i, addr in enumerate(keys_entries(keys)):
+        if addr == target:
+            return i
+    return -1
+
+
+def verify():
+    """Check the offsets on live objects; return a reason string if they are wrong."""
+    global HEAPTYPE_CACHED_KEYS
+    if sys.version_info[:2] != (3, 13) or ctypes.sizeof(ctypes.c_void_p) != 8:
+        return "facts are known for 64-bit CPython 3.13 only"
+
+    class Probe:
+        def __init__(self):
+            self.alpha_attr = 1
+            self.beta_attr = 2
+    Probe()
+    v1 = assign_type_version(Probe)
+    Probe.extra = 1
+    v2 = type_version(Probe)
+    v3 = assign_type_version(Probe)
+    if not (v1 and v2 == 0 and v3 and v3 != v1):
+        return "type version tag offset"
+
+    def fn():
+        pass
+    if func_version(fn) == 0:
+        return "function version offset"
+    d = {"a": 1}
+    keys = dict_keys_address(d)
+    if keys_entries(keys) != [id("a")]:
+        return "dict keys layout"
+    # ht_cached_keys: a pointer in the heap type whose keys table holds the attribute names
+    want = {id("alpha_attr"), id("beta_attr")}
+    base = type.__basicsize__
+    for off in range(base - 8 * 40, base, 8):
+        addr = MEM64[(id(Probe) + off) >> 3]
+        if addr < 4096 or addr >= (1 << 47):
+            continue
+        try:
+            if MEM8[addr + KEYS_LOG2_SIZE] > 16 or MEM8[addr + KEYS_KIND] != 2:
+                continue
+            if want <= set(keys_entries(addr)):
+                HEAPTYPE_CACHED_KEYS = off
+                break
+        except (IndexError, ValueError):
+            continue
+    if HEAPTYPE_CACHED_KEYS is None:
+        return "shared keys offset"
+    obj = Probe()
+    if not inline_values_valid(obj) or managed_dict(obj) != 0:
+        return "inline values layout"
+    return None
+
+
+PROBLEM = verify()

@@ -1,0 +1,19 @@
+"""RESUME: rewritten to RESUME_CHECK on first execution (no counter).
+
+RESUME_CHECK deoptimizes when the eval breaker or instrumentation version
+changed; the interpreter has neither, so it stays.
+"""
+
+from quickening.interp.quicken import Family
+
+FAMILY = Family("RESUME", ["RESUME_CHECK"])
+
+
+@FAMILY.adaptive()
+def resume(f, stack, site, nxt):
+    site.rewrite("RESUME_CHECK", resume_check)
+    return nxt
+
+
+def resume_check(f, stack, site, nxt):
+    return nxt

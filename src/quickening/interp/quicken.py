@@ -1,0 +1,172 @@
+"""Quickening: the private, writable instruction stream and its counters.
+
+Each code object gets one stream with CPython 3.13's layout (the code units
+of co_code, inline cache cells after each instruction, the counter in the
+first cell); closures sharing a code object share it, because it hangs off
+the code object's CodeInfo.  Every instruction of a family (families/) gets
+a `Site`: its counter and caches live in the stream, and Python objects the
+fast path needs (the cached class, function ...) live on the Site beside it.
+Both are always written together, through the methods below.
+
+Counter constants and encoding are CPython's (value << 4 | backoff):
+  warm-up  value 1, backoff 1 (0x0011): the 2nd execution specializes
+  success  value 52, backoff 0 (0x0340): the 53rd miss re-specializes
+  failure  backoff = min(backoff + 1, 12), value = 2**backoff - 1
+"""
+
+import collections
+import opcode as _opcode
+
+from quickening.interp import host
+
+BACKOFF_BITS = 4
+MAX_BACKOFF = 12
+WARMUP = (1 << BACKOFF_BITS) | 1            # 0x0011
+COOLDOWN = 52 << BACKOFF_BITS               # 0x0340
+JUMP_BACKWARD_INITIAL = (16 << BACKOFF_BITS) | 4   # tier-2 counter, untouched here
+BRANCH_HISTORY_INITIAL = 0x5555
+
+SPECIALIZED_OPMAP = dict(getattr(_opcode, "_specialized_opmap", {}))
+ALL_OPMAP = {**host.OPMAP, **SPECIALIZED_OPMAP}
+ALL_OPNAME = {v: k for k, v in ALL_OPMAP.items()}
+_BRANCHES = {host.OPMAP[n] for n in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE",
+                                      "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")}
+
+
+class Config:
+    """Process-wide interpreter options (set before the program runs)."""
+    specialize = True
+    collect_stats = False
+
+
+def restart_counter(raw):
+    """The counter after a failed specialization attempt."""
+    backoff = min((raw & 15) + 1, MAX_BACKOFF)
+    return (((1 << backoff) - 1) << BACKOFF_BITS) | backoff
+
+
+class Site:
+    """One instruction of a family in one code object."""
+
+    __slots__ = ("info", "pc", "nxt", "cells", "ci", "base", "base_handler", "arg", "oparg",
+                 "family", "cache",
+                 # statistics (cheap ones always; executions and types only with --stats)
+                 "misses", "attempts", "successes", "failures", "respecializations",
+                 "executions", "types", "deopts", "__weakref__")
+
+    def __init__(self, info, pc, nxt, family, base_handler, arg, oparg):
+        self.info = info
+        self.pc = pc
+        self.nxt = nxt
+        self.cells = info.quickened
+        self.ci = pc + 1                 # the counter cell
+        self.family = family
+        self.base = host.OPMAP[family.name]
+        self.base_handler = base_handler
+        self.arg = arg
+        self.oparg = oparg
+        self.cache = None                # Python objects the specialized form keeps
+        self.misses = 0
+        self.attempts = 0
+        self.successes = 0
+        self.failures = None
+        self.respecializations = 0
+        self.executions = 0
+        self.types = None
+        self.deopts = 0
+
+    # -- state as CPython would see it ------------------------------------------
+    @property
+    def form(self):
+        return ALL_OPNAME[self.cells[self.pc] & 0xFF]
+
+    @property
+    def counter(self):
+        return self.cells[self.ci]
+
+    def cache_cell(self, i):
+        return self.cells[self.ci + i]
+
+    # -- transitions -----------------------------------------------------------------
+    def specialize(self, member, handler, cache=None, cells=()):
+        """Rewrite this site into `member`: opcode, cache cells, counter, handler."""
+        stream = self.cells
+        was_specialized = (stream[self.pc] & 0xFF) != self.base
+        if was_specialized or self.successes:
+            self.respecializations += 1
+        self.attempts += 1
+        self.successes += 1
+        stream[self.pc] = (stream[self.pc] & 0xFF00) | SPECIALIZED_OPMAP[member]
+        stream[self.ci] = COOLDOWN
+        for i, value in enumerate(cells, start=1):
+            stream[self.ci + i] = value & 0xFFFF
+        self.cache = cache
+        self.info.instrs[self.pc] = (handler, self, self.nxt)
+
+    def fail(self, kind):
+        """A failed attempt: back to the base instruction with the counter backed off."""
+        stream = self.cells
+        self.attempts += 1
+        if self.failures is None:
+            self.failures = collections.Counter()
+        self.failures[kind] += 1
+        stream[self.pc] = (stream[self.pc] & 0xFF00) | self.base
+        stream[self.ci] = restart_counter(stream[self.ci])
+        self.cache = None
+        self.info.instrs[self.pc] = (self.base_handler, self, self.nxt)
+
+    def rewrite(self, member, handler):
+        """A rewrite without a counter (RESUME -> RESUME_CHECK)."""
+        self.cells[self.pc] = (self.cells[self.pc] & 0xFF00) | SPECIALIZED_OPMAP[member]
+        self.info.instrs[self.pc] = (handler, self, self.nxt)
+
+    def __repr__(self):
+        code = self.info.code
+        return f"<site {code.co_qualname}@{self.pc * 2} {self.form} counter={self.counter:#06x}>"
+
+
+def pack32(value):
+    """A 32-bit cache field as two cells, low half first."""
+    return (value & 0xFFFF, (value >> 16) & 0xFFFF)
+
+
+def new_stream(code):
+    """The quickened stream of a code object, as _PyCode_Quicken leaves it."""
+    stream = memoryview(bytearray(code.co_code)).cast("H")
+    raw = code.co_code
+    pc = 0
+    n = len(stream)
+    while pc < n:
+        op = raw[2 * pc]
+        ncache = host.CACHE_ENTRIES.get(op, 0)
+        if ncache:
+            if op == host.OPMAP["JUMP_BACKWARD"]:
+                stream[pc + 1] = JUMP_BACKWARD_INITIAL
+            elif op in _BRANCHES:
+                stream[pc + 1] = BRANCH_HISTORY_INITIAL
+            else:
+                stream[pc + 1] = WARMUP
+        pc += 1 + ncache
+    return stream
+
+
+class Family:
+    """An instruction family: the adaptive base instruction and its members."""
+
+    def __init__(self, name, members):
+        self.name = name
+        self.members = tuple(members)
+        self.base_handler = None
+        self.decode = None
+
+    def adaptive(self, decode=None):
+        """Register the base instruction's adaptive handler."""
+        def register(fn):
+            self.base_handler = fn
+            self.decode = decode
+            FAMILIES[host.OPMAP[self.name]] = self
+            return fn
+        return register
+
+
+FAMILIES = {}   # base opcode -> Family

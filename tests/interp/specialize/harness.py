@@ -1,0 +1,59 @@
+"""Run a case natively and in the interpreter (fresh processes) and compare its sites.
+
+A case is Python source that defines the functions to watch and
+`drive(record)`, which calls them and calls `record()` whenever the state of
+every function listed in WATCH should be captured.  Each capture lists, per
+watched function, every site's (offset, form, counter, cached class).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+CHILD = r"""
+import json, sys
+mode, path = sys.argv[1], sys.argv[2]
+source = open(path).read()
+namespace = {"__name__": "__case__"}
+code = compile(source, path, "exec")
+from quickening.interp import sitestate
+if mode == "native":
+    exec(code, namespace)
+    snapshot = lambda fn, v: sitestate.native_sites(fn.__code__, v)
+else:
+    from quickening import api
+    api.run_code(code, namespace)
+    snapshot = lambda fn, v: sitestate.interpreted_sites(sitestate.info_of(fn), v)
+trace = []
+def record():
+    versions = sitestate.types_by_version()
+    trace.append({name: snapshot(namespace[name], versions) for name in namespace["WATCH"]})
+namespace["drive"](record)
+print(json.dumps(trace))
+"""
+
+
+def trace(source, mode):
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"qk_case_{os.getpid()}_{abs(hash(source))}.py")
+    with open(path, "w") as fh:
+        fh.write(textwrap.dedent(source))
+    try:
+        out = subprocess.run([sys.executable, "-c", CHILD, mode, path], capture_output=True,
+                             text=True, timeout=300)
+    finally:
+        os.unlink(path)
+    if out.returncode != 0:
+        raise AssertionError(f"{mode} run failed:\n{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def assert_same_sites(source):
+    """Native and interpreted traces are identical; returns the native trace."""
+    native = trace(source, "native")
+    interpreted = trace(source, "interpreted")
+    for step, (n, i) in enumerate(zip(native, interpreted)):
+        assert i == n, f"capture {step} differs:\nnative      {n}\ninterpreted {i}"
+    assert len(native) == len(interpreted)
+    return native

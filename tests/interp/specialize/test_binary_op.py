@@ -1,0 +1,88 @@
+"""BINARY_OP: each member, each failure, the published behaviours."""
+
+import pytest
+
+from tests.interp.specialize.harness import assert_same_sites
+
+CASES = {
+    "add_int": "a, b = 1, 2",
+    "sub_float": "a, b = 1.5, 0.25",
+    "mul_int_float_mixed": "a, b = 3, 1.5",
+    "str_concat": "a, b = 'x', 'y'",
+    "list_concat": "a, b = [1], [2]",
+    "power": "a, b = 2, 10",
+    "bool": "a, b = True, False",
+    "big_int": "a, b = 2**100, 3",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_binary_op_members_and_failures(name):
+    source = f"""
+{CASES[name]}
+def add(x, y):
+    return x + y
+def sub(x, y):
+    return x - y
+def mul(x, y):
+    return x * y
+def pw(x, y):
+    return x ** y
+WATCH = ["add", "sub", "mul", "pw"]
+def drive(record):
+    for i in range(70):
+        for fn in (add, sub, mul, pw):
+            try:
+                fn(a, b)
+            except TypeError:
+                pass
+        if i in (0, 1, 2, 4, 5, 11, 12, 26, 27, 60, 69):
+            record()
+"""
+    assert_same_sites(source)
+
+
+def test_add_int_becomes_add_float_at_53rd_float_execution():
+    assert_same_sites("""
+def add(x, y):
+    return x + y
+WATCH = ["add"]
+def drive(record):
+    for i in range(10):
+        add(1, 2)
+    record()
+    for i in range(60):
+        add(1.5, 2.5)
+        record()
+""")
+
+
+def test_int_plus_float_ends_as_binary_op_backing_off():
+    assert_same_sites("""
+def add(x, y):
+    return x + y
+WATCH = ["add"]
+def drive(record):
+    for i in range(5):
+        add(1, 2)
+    for i in range(300):
+        add(1, 2.5)
+        record()
+""")
+
+
+def test_inplace_add_unicode():
+    assert_same_sites("""
+def build(n):
+    s = ''
+    for i in range(n):
+        s += 'ab'
+    t = 'x'
+    u = t + 'y'
+    return s, u
+WATCH = ["build"]
+def drive(record):
+    for n in (1, 2, 5):
+        build(n)
+        record()
+""")
