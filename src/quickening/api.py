@@ -32,12 +32,17 @@ __all__ = ["run_code", "run_path", "run_module", "call", "Interpreter"]
 
 
 class Interpreter:
-    """Options of an interpreter run (shared by the CLI and the API)."""
+    """Process-wide options of the interpreter; set them before running code.
 
-    def __init__(self, specialize=True, interpret=(), interpret_all=False):
-        self.specialize = specialize
-        self.interpret = list(interpret)
-        self.interpret_all = interpret_all
+    specialize=False leaves every site generic; collect_stats=True counts
+    executions and operand types per site (quickening.stats_report).
+    Code objects already decoded keep the options they were decoded with.
+    """
+
+    def __init__(self, specialize=True, collect_stats=False):
+        from quickening.interp import quicken
+        quicken.Config.specialize = specialize
+        quicken.Config.collect_stats = collect_stats
 
 
 def run_code(code, globals_, locals_=None, *, closure=None, _back=None):

@@ -46,6 +46,9 @@ def main(argv):
 
 
 def execute(target, options):
+    from quickening.interp import quicken
+    quicken.Config.specialize = not options.get("--no-specialize")
+    quicken.Config.collect_stats = bool(options.get("--stats") or options.get("--stats-json"))
     from quickening import api
     from quickening.interp import escapes, importer, tracebacks
 

@@ -130,7 +130,7 @@ class CodeInfo:
             if family is not None:
                 site = quicken.Site(self, pc, nxt, family, family.base_handler, arg, opargs[pc])
                 sites.append(site)
-                instrs[pc] = (family.base_handler, site, nxt)
+                quicken.install(site, family.base_handler)
             else:
                 instrs[pc] = (handler, arg, nxt)
         self.sites = sites

@@ -45,6 +45,44 @@ def restart_counter(raw):
     return (((1 << backoff) - 1) << BACKOFF_BITS) | backoff
 
 
+def install(site, handler):
+    """Put handler at the site's instruction (counting executions under --stats)."""
+    if Config.collect_stats:
+        handler = _counting(handler, handler is site.base_handler)
+    site.info.instrs[site.pc] = (handler, site, site.nxt)
+
+
+def _operand_types(stack, site):
+    """What passed through a site: the types of the operands its family looks at."""
+    n = site.family.operands
+    if n == 1:
+        return type(stack[-1]).__qualname__
+    if n == 2:
+        return f"{type(stack[-2]).__qualname__}, {type(stack[-1]).__qualname__}"
+    if n < 0:  # CALL: the callable, below self_or_null and the arguments
+        return type(stack[n - site.oparg]).__qualname__
+    return None
+
+
+def _counting(handler, is_base):
+    def counted(f, stack, site, nxt):
+        key = _operand_types(stack, site)
+        result = handler(f, stack, site, nxt)
+        if result == site.pc:
+            return result    # re-dispatched after (re)specializing: counted on the next pass
+        site.executions += 1
+        if not is_base:
+            site.specialized_executions += 1
+        if key is not None:
+            types = site.types
+            if types is None:
+                types = site.types = collections.Counter()
+            types[key] += 1
+        return result
+    counted.__wrapped__ = handler
+    return counted
+
+
 class Site:
     """One instruction of a family in one code object."""
 
@@ -52,7 +90,7 @@ class Site:
                  "family", "cache",
                  # statistics (cheap ones always; executions and types only with --stats)
                  "misses", "attempts", "successes", "failures", "respecializations",
-                 "executions", "types", "deopts", "__weakref__")
+                 "executions", "specialized_executions", "types", "deopts", "__weakref__")
 
     def __init__(self, info, pc, nxt, family, base_handler, arg, oparg):
         self.info = info
@@ -72,6 +110,7 @@ class Site:
         self.failures = None
         self.respecializations = 0
         self.executions = 0
+        self.specialized_executions = 0
         self.types = None
         self.deopts = 0
 
@@ -101,7 +140,7 @@ class Site:
         for i, value in enumerate(cells, start=1):
             stream[self.ci + i] = value & 0xFFFF
         self.cache = cache
-        self.info.instrs[self.pc] = (handler, self, self.nxt)
+        install(self, handler)
 
     def fail(self, kind):
         """A failed attempt: back to the base instruction with the counter backed off."""
@@ -110,15 +149,17 @@ class Site:
         if self.failures is None:
             self.failures = collections.Counter()
         self.failures[kind] += 1
+        if (stream[self.pc] & 0xFF) != self.base:
+            self.deopts += 1          # a specialized site falls back to the base form
         stream[self.pc] = (stream[self.pc] & 0xFF00) | self.base
         stream[self.ci] = restart_counter(stream[self.ci])
         self.cache = None
-        self.info.instrs[self.pc] = (self.base_handler, self, self.nxt)
+        install(self, self.base_handler)
 
     def rewrite(self, member, handler):
         """A rewrite without a counter (RESUME -> RESUME_CHECK)."""
         self.cells[self.pc] = (self.cells[self.pc] & 0xFF00) | SPECIALIZED_OPMAP[member]
-        self.info.instrs[self.pc] = (handler, self, self.nxt)
+        install(self, handler)
 
     def __repr__(self):
         code = self.info.code
@@ -153,9 +194,11 @@ def new_stream(code):
 class Family:
     """An instruction family: the adaptive base instruction and its members."""
 
-    def __init__(self, name, members):
+    def __init__(self, name, members, operands=1):
         self.name = name
         self.members = tuple(members)
+        # how many stack operands --stats records the types of (CALL: -2, the callable)
+        self.operands = operands
         self.base_handler = None
         self.decode = None
 

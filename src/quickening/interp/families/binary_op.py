@@ -13,7 +13,7 @@ FAMILY = Family("BINARY_OP", [
     "BINARY_OP_MULTIPLY_INT", "BINARY_OP_ADD_INT", "BINARY_OP_SUBTRACT_INT",
     "BINARY_OP_MULTIPLY_FLOAT", "BINARY_OP_ADD_FLOAT", "BINARY_OP_SUBTRACT_FLOAT",
     "BINARY_OP_ADD_UNICODE", "BINARY_OP_INPLACE_ADD_UNICODE",
-])
+], operands=2)
 
 _OPS = host.BINARY_OPS
 _NB = {name: i for i, (name, _) in enumerate(__import__("dis")._nb_ops)}

@@ -6,7 +6,7 @@ changed; the interpreter has neither, so it stays.
 
 from quickening.interp.quicken import Family
 
-FAMILY = Family("RESUME", ["RESUME_CHECK"])
+FAMILY = Family("RESUME", ["RESUME_CHECK"], operands=0)
 
 
 @FAMILY.adaptive()

@@ -1,0 +1,174 @@
+"""`quickening fidelity`: does the interpreter specialize like CPython?
+
+    quickening fidelity [--json FILE] [--all] script.py args...
+
+Runs the script natively (a fresh process) and in the interpreter (another
+fresh process), reads every site of the program's code objects at exit --
+CPython's `_co_code_adaptive`, the interpreter's quickened streams -- joins
+them by (file, qualified name, first line, offset) and reports the share of
+executed sites whose (form, counter) agree, listing every disagreement.
+Cached classes are compared by qualified name, never by version number.
+A site is "executed" when either side moved it from its initial state.
+
+--json FILE writes {"sites": N, "agreeing": K, "disagreements": [{"site":
+"file:qualname:firstlineno:offset", "cpython": [form, counter],
+"interpreter": [form, counter]}, ...]} (forms carry "[Class]" when a class is
+cached).  --all compares sites that neither side executed too.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from quickening.pyargs import UsageError, parse_python_like
+
+_NATIVE_CHILD = r"""
+import gc, json, os, runpy, sys, types
+out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.argv = sys.argv[3:]
+sys.path[0] = os.path.dirname(os.path.realpath(script))
+seen = {}
+def audit(event, args):
+    if event == "exec" and args and isinstance(args[0], types.CodeType):
+        seen[id(args[0])] = args[0]
+sys.addaudithook(audit)
+def dump():
+    from quickening.interp import sitestate
+    codes = dict(seen)
+    for obj in gc.get_objects():
+        if isinstance(obj, types.FunctionType):
+            codes[id(obj.__code__)] = obj.__code__
+    stack = list(codes.values())
+    while stack:
+        code = stack.pop()
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType) and id(const) not in codes:
+                codes[id(const)] = const
+                stack.append(const)
+    versions = sitestate.types_by_version()
+    rows = []
+    for code in codes.values():
+        if not os.path.realpath(code.co_filename).startswith(program_dir):
+            continue
+        for offset, form, counter, cls in sitestate.native_sites(code, versions):
+            rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
+    with open(out_path, "w") as fh:
+        json.dump(rows, fh)
+try:
+    runpy.run_path(script, run_name="__main__")
+finally:
+    dump()
+"""
+
+_INTERP_CHILD = r"""
+import json, os, sys
+out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
+from quickening.commands import run
+from quickening.pyargs import Target
+def dump():
+    from quickening.interp import sitestate
+    from quickening.interp.codeinfo import _INFOS
+    versions = sitestate.types_by_version()
+    rows = []
+    for info in list(_INFOS.values()):
+        code = info.code
+        if not os.path.realpath(code.co_filename).startswith(program_dir):
+            continue
+        for offset, form, counter, cls in sitestate.interpreted_sites(info, versions):
+            rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
+    with open(out_path, "w") as fh:
+        json.dump(rows, fh)
+try:
+    status = run.execute(Target("path", script, sys.argv[3:]), {})
+finally:
+    dump()
+sys.exit(status)
+"""
+
+
+def _run(child, script, args, program_dir):
+    fd, path = tempfile.mkstemp(suffix=".json")
+    os.close(fd)
+    try:
+        proc = subprocess.run([sys.executable, "-c", child, path, program_dir, script, *args],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        with open(path) as fh:
+            text = fh.read()
+        rows = json.loads(text) if text else []
+    finally:
+        os.unlink(path)
+    return proc.returncode, proc.stderr, rows
+
+
+def _initial(form, family_counter):
+    return family_counter
+
+
+def compare(native_rows, interp_rows, include_unexecuted=False):
+    """Join the two sides; return (sites, agreeing, disagreements)."""
+    def table(rows):
+        return {f"{r[0]}:{r[1]}:{r[2]}:{r[3]}": (r[4] + (f"[{r[6]}]" if r[6] else ""), r[5])
+                for r in rows}
+    nat, itp = table(native_rows), table(interp_rows)
+    from quickening.interp import quicken
+    sites = agreeing = 0
+    disagreements = []
+    for key in sorted(set(nat) | set(itp)):
+        a = nat.get(key)
+        b = itp.get(key)
+        untouched = {None, ("RESUME", 0)} | {(f, quicken.WARMUP) for f in _FAMILY_NAMES}
+        if not include_unexecuted and {a, b} <= untouched:
+            continue
+        sites += 1
+        if a == b:
+            agreeing += 1
+        else:
+            disagreements.append({"site": key, "cpython": list(a) if a else None,
+                                  "interpreter": list(b) if b else None})
+    return sites, agreeing, disagreements
+
+
+_FAMILY_NAMES = ("TO_BOOL", "BINARY_OP", "BINARY_SUBSCR", "STORE_SUBSCR", "SEND", "UNPACK_SEQUENCE",
+                 "STORE_ATTR", "LOAD_GLOBAL", "LOAD_SUPER_ATTR", "LOAD_ATTR", "COMPARE_OP",
+                 "CONTAINS_OP", "FOR_ITER", "CALL")
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if argv else 2
+    try:
+        parsed = parse_python_like(argv, flags=("--all",), valued=("--json",), prog="quickening fidelity")
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    target = parsed.target
+    if target.kind != "path":
+        print("quickening fidelity: give a script path", file=sys.stderr)
+        return 2
+    if not os.path.exists(target.value):
+        print(f"quickening fidelity: can't open file {target.value!r}", file=sys.stderr)
+        return 2
+    if sys.version_info[:2] != (3, 13):
+        print("quickening fidelity: the interpreter runs on CPython 3.13", file=sys.stderr)
+        return 2
+    script = os.path.abspath(target.value)
+    program_dir = os.path.dirname(os.path.realpath(script))
+    args = target.argv[1:]
+    nstatus, nerr, native_rows = _run(_NATIVE_CHILD, script, args, program_dir)
+    istatus, ierr, interp_rows = _run(_INTERP_CHILD, script, args, program_dir)
+    if nstatus != istatus:
+        print(f"quickening fidelity: exit status differs (native {nstatus}, interpreter {istatus})",
+              file=sys.stderr)
+        sys.stderr.write(ierr[-2000:])
+    sites, agreeing, disagreements = compare(native_rows, interp_rows, parsed.options.get("--all"))
+    share = 100.0 * agreeing / sites if sites else 100.0
+    print(f"fidelity: {agreeing}/{sites} executed sites agree ({share:.1f}%)")
+    for d in disagreements:
+        print(f"  {d['site']}\n      cpython     {d['cpython']}\n      interpreter {d['interpreter']}")
+    if parsed.options.get("--json"):
+        with open(parsed.options["--json"], "w") as fh:
+            json.dump({"sites": sites, "agreeing": agreeing, "disagreements": disagreements}, fh, indent=2)
+    return 0 if not disagreements else 1
