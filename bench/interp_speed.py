@@ -15,7 +15,8 @@ workloads (bench/programs/), every measurement runs in a fresh subprocess:
   no-spec      (with --no-specialize) the same, with Interpreter(specialize=False).
 
 Runs are interleaved (native, interpreted, no-spec, native, ...) and the best
-time of --repeat runs counts.  Each run reports a digest of the workload's
+time of --repeat runs counts (process CPU time by default, --clock wall for
+wall-clock time).  Each run reports a digest of the workload's
 result, of what it printed and of the file it wrote; a benchmark whose
 interpreted digest differs from the native one is reported as MISMATCH and
 left out of the geometric means.  Peak memory is the process's ru_maxrss (all
@@ -263,13 +264,16 @@ def child(spec):
         import tracemalloc
         tracemalloc.start()
     with contextlib.redirect_stdout(printed):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         result = invoke(run, *args)
         elapsed = time.perf_counter() - t0
+        cpu = time.process_time() - c0
     if use_tracemalloc:
         out["tracemalloc_peak"] = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-    out["seconds"] = elapsed
+    out["wall"] = elapsed
+    out["cpu"] = cpu
     out["maxrss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     out["rss_before_kb"] = rss_before
     out["digest"] = _digest(result, printed.getvalue(), tmp)
@@ -278,31 +282,50 @@ def child(spec):
 
 
 def _interpreter_entry(api, mode):
-    """run_code/call for the interpreted modes; --no-specialize passed through
-    to api.Interpreter(specialize=False) by whatever means the API offers."""
-    import inspect
-    if mode == "interp":
-        return api.run_code, api.call, "default"
-    interp = api.Interpreter(specialize=False)
-    if hasattr(interp, "run_code") and hasattr(interp, "call"):
-        return interp.run_code, interp.call, "Interpreter.run_code/call"
-    params = inspect.signature(api.run_code).parameters
-    if "interpreter" in params:
-        def execute(code, ns):
-            return api.run_code(code, ns, interpreter=interp)
+    """run_code/call for the interpreted modes.
 
-        def invoke(fn, *args):
-            return api.call(fn, *args, interpreter=interp)
-        return execute, invoke, "interpreter= keyword"
-    for hook in ("use", "configure", "set_interpreter", "activate"):
-        fn = getattr(api, hook, None) or getattr(interp, hook, None)
-        if callable(fn):
-            try:
-                fn(interp) if fn is getattr(api, hook, None) else fn()
-            except TypeError:
-                continue
-            return api.run_code, api.call, f"api.{hook}"
-    return api.run_code, api.call, "ignored (API has no hook yet)"
+    api.Interpreter(specialize=...) sets the interpreter's process-wide options
+    (each measurement is its own process); if a later API gives the object its
+    own run_code/call, those are used instead."""
+    specialize = mode == "interp"
+    try:
+        interp = api.Interpreter(specialize=specialize)
+    except TypeError:
+        interp = None
+    if interp is not None and hasattr(interp, "run_code") and hasattr(interp, "call"):
+        return interp.run_code, interp.call, f"Interpreter(specialize={specialize}).run_code/call"
+    try:
+        from quickening.interp import quicken
+        effective = quicken.Config.specialize == specialize
+    except (ImportError, AttributeError):
+        effective = None
+    how = f"Interpreter(specialize={specialize})"
+    if effective is False or interp is None:
+        how += " (no observable effect)"
+    return api.run_code, api.call, how
+
+
+def src_fingerprint():
+    """A hash of the quickening sources: the tree may change during a run."""
+    import quickening
+    root = os.path.dirname(quickening.__file__)
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in sorted(os.walk(root)):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            if fn.endswith(".py"):
+                with open(os.path.join(dirpath, fn), "rb") as fh:
+                    h.update(fn.encode() + fh.read())
+    return h.hexdigest()[:12]
+
+
+def git_head():
+    try:
+        out = subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"],
+                             capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 # ---------------------------------------------------------------------------
@@ -352,6 +375,9 @@ def main(argv=None):
                     help="one more run per mode measuring the tracemalloc peak of the workload")
     ap.add_argument("--json", metavar="FILE", help="write all measurements as JSON")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per run (default 900)")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="time to compare: process CPU time (default; robust on a shared "
+                         "machine) or wall-clock time")
     ap.add_argument("--python", default=sys.executable,
                     help="Python with quickening installed (default: this one)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -373,6 +399,7 @@ def main(argv=None):
 
     results = {}
     started = time.perf_counter()
+    fp_start, head = src_fingerprint(), git_head()
     for name in names:
         rec = results[name] = {m: {"runs": []} for m in modes}
         rec["status"] = "ok"
@@ -386,8 +413,9 @@ def main(argv=None):
                     rec["status"] = "FAIL" if mode != "native" or rec["status"] == "ok" else rec["status"]
                     log(f"[{name}] {mode} run {r + 1}: FAILED: {res['error']}")
                     continue
+                res["seconds"] = res[opts.clock]
                 rec[mode]["runs"].append(res)
-                log(f"[{name}] {mode} run {r + 1}/{opts.repeat}: {res['seconds']:.3f}s "
+                log(f"[{name}] {mode} run {r + 1}/{opts.repeat}: {res['seconds']:.3f}s {opts.clock} "
                     f"digest {res['digest']} maxrss {fmt_mb(res['maxrss_kb'])} MB")
             if "error" in rec["native"]:
                 break
@@ -418,10 +446,12 @@ def main(argv=None):
                 if mode != "native":
                     rec[mode]["specialize_option"] = runs[0].get("specialize_option")
 
+    fp_end = src_fingerprint()
+    opts.src = {"git": head, "fingerprint_start": fp_start, "fingerprint_end": fp_end}
     report(results, modes, opts, time.perf_counter() - started)
     if opts.json:
         with open(opts.json, "w") as fh:
-            json.dump({"python": opts.python, "repeat": opts.repeat,
+            json.dump({"python": opts.python, "repeat": opts.repeat, "clock": opts.clock, "src": opts.src,
                        "pyperformance": PYPERFORMANCE, "benchmarks": results},
                       fh, indent=1)
         log(f"wrote {opts.json}")
@@ -435,7 +465,7 @@ def report(results, modes, opts, wall):
         head += ["no-spec s", "nospec/def"]
     head += ["rss nat MB", "rss int MB"]
     if opts.tracemalloc:
-        head += ["tm nat MB", "tm int MB"]
+        head += ["tm nat KB", "tm int KB"]
     head += ["status"]
     rows = []
     ratios, spec_ratios, nospec_slow = [], [], []
@@ -458,7 +488,7 @@ def report(results, modes, opts, wall):
         row += [fmt_mb(rec["native"].get("maxrss_kb")), fmt_mb(rec["interp"].get("maxrss_kb"))]
         if opts.tracemalloc:
             tn, ti = rec["native"].get("tracemalloc_peak"), rec["interp"].get("tracemalloc_peak")
-            row += [f"{tn / 2**20:.1f}" if tn else "-", f"{ti / 2**20:.1f}" if ti else "-"]
+            row += [f"{tn / 1024:.0f}" if tn is not None else "-", f"{ti / 1024:.0f}" if ti is not None else "-"]
         row += [rec["status"]]
         rows.append(row)
     gm = ["geomean", "", "", f"{geomean(ratios):.1f}x"]
@@ -477,13 +507,17 @@ def report(results, modes, opts, wall):
     print("  ".join("-" * w for w in widths))
     print(line(gm))
     print()
-    print(f"python {sys.version.split()[0]} ({opts.python}); best of {opts.repeat} fresh-process "
-          f"runs per mode, interleaved; geomean over {len(ratios)} matching benchmark(s); "
+    print(f"python {sys.version.split()[0]} ({opts.python}); {opts.clock} time, best of "
+          f"{opts.repeat} fresh-process runs per mode, interleaved; geomean over {len(ratios)} matching benchmark(s); "
           f"wall {wall:.0f}s")
     if spec:
         opt = {rec["nospec"].get("specialize_option") for rec in results.values()} - {None}
-        print(f"no-spec mode: Interpreter(specialize=False) via {', '.join(sorted(opt)) or '-'}; "
+        print(f"no-spec mode: {', '.join(sorted(opt)) or '-'}; "
               f"no-spec geomean slowdown vs native {geomean(nospec_slow):.1f}x")
+    src = opts.src
+    print(f"quickening at {src['git']}, sources {src['fingerprint_start']}"
+          + ("" if src["fingerprint_start"] == src["fingerprint_end"] else
+             f" -> {src['fingerprint_end']} (WARNING: src changed during the run)"))
     print("rss = ru_maxrss of the whole process (interpreter start-up included)"
           + ("; tm = tracemalloc peak of the workload call" if opts.tracemalloc else ""))
     for name, rec in results.items():

@@ -39,6 +39,30 @@ KEYS_NENTRIES = 24
 KEYS_INDICES = 32
 # PyFunctionObject
 FUNC_VERSION = 136
+# PyCodeObject.co_version (what MAKE_FUNCTION gives a new function)
+CODE_VERSION = 92
+# PyTypeObject slots
+TYPE_ALLOC = 304
+TYPE_NEW = 312
+TYPE_VECTORCALL = 400
+# PyCFunctionObject.m_ml and PyMethodDescrObject.d_method -> PyMethodDef;
+# PyMethodDef.ml_meth / ml_flags
+CFUNC_ML = 16
+DESCR_METHOD = 40
+ML_METH = 8
+ML_FLAGS = 16
+# calling conventions (methodobject.h)
+METH_VARARGS = 0x0001
+METH_KEYWORDS = 0x0002
+METH_NOARGS = 0x0004
+METH_O = 0x0008
+METH_CLASS = 0x0010
+METH_STATIC = 0x0020
+METH_COEXIST = 0x0040
+METH_FASTCALL = 0x0080
+METH_METHOD = 0x0200
+METH_CONVENTION_MASK = (METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O
+                        | METH_KEYWORDS | METH_METHOD)
 # managed dict pointer, before the object header
 MANAGED_DICT = -3 * PTR
 
@@ -74,6 +98,53 @@ def assign_type_version(t):
 
 def func_version(fn):
     return MEM32[(id(fn) + FUNC_VERSION) >> 2]
+
+
+_set_function_version = ctypes.pythonapi._PyFunction_SetVersion
+_set_function_version.argtypes = [ctypes.py_object, ctypes.c_uint32]
+_set_function_version.restype = None
+
+
+def code_version(code):
+    return MEM32[(id(code) + CODE_VERSION) >> 2]
+
+
+def assign_function_version(fn):
+    """Give fn its code's version, as MAKE_FUNCTION does (FunctionType() leaves 0)."""
+    _set_function_version(fn, MEM32[(id(fn.__code__) + CODE_VERSION) >> 2])
+
+
+# -- C calling conventions: ml_flags of builtin functions and method descriptors ---
+def cfunction_flags(fn):
+    """PyCFunctionObject->m_ml->ml_flags (fn must be a builtin function)."""
+    return MEM32[(MEM64[(id(fn) + CFUNC_ML) >> 3] + ML_FLAGS) >> 2]
+
+
+def cfunction_has_code(fn):
+    """PyCFunctionObject->m_ml->ml_meth is not NULL."""
+    return MEM64[(MEM64[(id(fn) + CFUNC_ML) >> 3] + ML_METH) >> 3] != 0
+
+
+def method_descr_flags(descr):
+    """PyMethodDescrObject->d_method->ml_flags (descr must be a method descriptor)."""
+    return MEM32[(MEM64[(id(descr) + DESCR_METHOD) >> 3] + ML_FLAGS) >> 2]
+
+
+def type_has_vectorcall(t):
+    return MEM64[(id(t) + TYPE_VECTORCALL) >> 3] != 0
+
+
+def type_new_is_object_new(t):
+    """tp_new == PyBaseObject_Type.tp_new."""
+    return MEM64[(id(t) + TYPE_NEW) >> 3] == MEM64[(id(object) + TYPE_NEW) >> 3]
+
+
+_GENERIC_ALLOC = ctypes.cast(ctypes.pythonapi.PyType_GenericAlloc, ctypes.c_void_p).value
+
+
+def type_alloc_is_generic(t):
+    """tp_alloc == PyType_GenericAlloc."""
+    return MEM64[(id(t) + TYPE_ALLOC) >> 3] == _GENERIC_ALLOC
 
 
 def dict_keys_address(d):
@@ -159,8 +230,25 @@ def verify():
 
     def fn():
         pass
-    if func_version(fn) == 0:
+    if func_version(fn) == 0 or func_version(fn) != code_version(fn.__code__):
         return "function version offset"
+    import builtins
+    import types
+    fresh = types.FunctionType(fn.__code__, {})
+    assign_function_version(fresh)
+    if func_version(fresh) != func_version(fn):
+        return "function version assignment"
+    if (cfunction_flags(builtins.len) != METH_O
+            or cfunction_flags(builtins.isinstance) != METH_FASTCALL
+            or cfunction_flags(builtins.globals) != METH_NOARGS
+            or method_descr_flags(list.append) != METH_O
+            or method_descr_flags(list.copy) != METH_NOARGS
+            or not cfunction_has_code(builtins.len)):
+        return "method flags layout"
+    if (not type_has_vectorcall(int) or type_has_vectorcall(Probe)
+            or not type_new_is_object_new(Probe) or type_new_is_object_new(int)
+            or not type_alloc_is_generic(Probe)):
+        return "type slot offsets"
     d = {"a": 1}
     keys = dict_keys_address(d)
     if keys_entries(keys) != [id("a")]:

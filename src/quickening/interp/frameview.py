@@ -48,8 +48,8 @@ class FrameView:
 
     @property
     def f_locals(self):
-        from quickening.interp.runtime import frame_locals
-        return frame_locals(self._frame)
+        from quickening.interp.localsproxy import f_locals
+        return f_locals(self._frame)
 
     @property
     def f_back(self):

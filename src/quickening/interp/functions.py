@@ -16,7 +16,7 @@ when it detects an error it asks CPython to bind the same call through a
 import sys
 import types
 
-from quickening.interp import host, tracebacks
+from quickening.interp import facts, host, tracebacks
 from quickening.interp.codeinfo import info_for
 from quickening.interp.frame import THREAD, Frame, builtins_of
 from quickening.interp.ops.registry import NULL
@@ -93,7 +93,10 @@ def trampoline_for(info):
 def make_function(code, globals_, closure=None):
     """MAKE_FUNCTION: a real function whose body runs in the interpreter."""
     info = info_for(code)
-    return FunctionType(trampoline_for(info), globals_, None, None, closure)
+    func = FunctionType(trampoline_for(info), globals_, None, None, closure)
+    if facts.PROBLEM is None:
+        facts.assign_function_version(func)   # as MAKE_FUNCTION does (CALL specializes on it)
+    return func
 
 
 def interpreted_info(func):

@@ -102,6 +102,53 @@ def _memory_reader():
     return read_u32
 
 
+_MAX_DYNAMIC = 2000
+
+
+class _Output(object):
+    """Our record file, written with os.write from our own buffer (no
+    BufferedWriter that could complain at exit).  Before each write the fd
+    is checked to still be *our* file: a program that closes every fd and
+    reuses the number must never receive our bytes."""
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        st = os.fstat(self.fd)
+        self.ident = (st.st_dev, st.st_ino)
+        self.buf = []
+        self.dead = False
+
+    def add(self, data):
+        if not self.dead:
+            self.buf.append(data)
+
+    def flush(self):
+        if self.dead or not self.buf:
+            return
+        data = b"".join(self.buf)
+        self.buf = []
+        try:
+            st = os.fstat(self.fd)
+            if (st.st_dev, st.st_ino) != self.ident:
+                self.dead = True
+                return
+            view = memoryview(data)
+            while view:
+                n = os.write(self.fd, view)
+                view = view[n:]
+        except OSError:
+            self.dead = True
+
+    def close(self):
+        self.flush()
+        if not self.dead:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+        self.dead = True
+
+
 class _Event(object):
     """The little of threading.Event we need, on _thread."""
 
@@ -145,11 +192,12 @@ class Agent(object):
         self.pid = os.getpid()
         self.t0 = time.perf_counter()
         self.lock = _thread.RLock()
-        self.out = open(out_path, "wb")
+        self.out = _Output(out_path)
         self.codes = {}          # id(code) -> [cid, code, last bytes, tvslots]
         self.ignored = {}        # id(code) -> code, not the program's
         self.by_cid = []
-        self.pending_exec = []   # code objects from the audit hook
+        self.pending_exec = []   # (code, force) from the audit hook
+        self.dynamic = 0         # run-time compiled code objects taken
         self.skip_prefixes = _stdlib_prefixes()
         self.known_types = {}    # version -> name
         self.unresolved = set()
@@ -231,7 +279,7 @@ class Agent(object):
         with self.lock:
             if self.out is None:
                 return
-            marshal.dump(rec, self.out, 4)
+            self.out.add(marshal.dumps(rec, 4))
 
     def now(self):
         return time.perf_counter() - self.t0
@@ -250,15 +298,17 @@ class Agent(object):
             return True
         return not os.path.abspath(fn).startswith(self.skip_prefixes)
 
-    def register(self, code, top=True):
+    def register(self, code, force=False):
+        if id(code) in self.codes or id(code) in self.ignored:
+            return
+        if not force and not self.interesting(code):
+            self.ignored[id(code)] = code   # keep it alive: ids stay unique
+            return
         stack = [code]
         while stack:
             c = stack.pop()
-            if id(c) in self.codes or id(c) in self.ignored:
+            if id(c) in self.codes:
                 continue
-            if top and not self.interesting(c):
-                self.ignored[id(c)] = c   # keep it alive: ids stay unique
-                return
             cid = len(self.by_cid)
             entry = [cid, c, None, None]
             self.codes[id(c)] = entry
@@ -299,8 +349,31 @@ class Agent(object):
 
     def audit(self, event, args):
         if event == "exec":
-            if args and hasattr(args[0], "co_code"):
-                self.pending_exec.append(args[0])
+            code = args[0] if args else None
+            if not hasattr(code, "co_code"):
+                return
+            fn = code.co_filename
+            if fn.startswith("<") and not fn.startswith("<frozen"):
+                # source compiled at run time: the program's only if the
+                # code calling exec/eval is (namedtuple, dataclasses... are not)
+                if self.dynamic >= _MAX_DYNAMIC:
+                    return
+                try:
+                    f = sys._getframe(1)
+                    while f is not None and f.f_code.co_filename.startswith("<frozen"):
+                        f = f.f_back
+                except Exception:
+                    f = None
+                if self.scope != "all" and (f is None or not self.interesting(f.f_code)):
+                    return
+                self.dynamic += 1
+                if self.dynamic == _MAX_DYNAMIC:
+                    self._write(("event", self.now(), "note",
+                                 "more than %d code objects compiled at run time: "
+                                 "later ones are not watched" % _MAX_DYNAMIC))
+                self.pending_exec.append((code, True))
+            else:
+                self.pending_exec.append((code, False))
         elif event in ("sys.settrace", "sys.setprofile",
                        "sys._settraceallthreads", "sys._setprofileallthreads",
                        "sys.monitoring.register_callback"):
@@ -317,11 +390,27 @@ class Agent(object):
         for tid, f in frames.items():
             if tid == me:
                 continue
+            chain = []
             while f is not None:
-                c = f.f_code
-                if id(c) not in self.codes and id(c) not in self.ignored:
-                    self.register(c)
+                chain.append(f.f_code)
                 f = f.f_back
+            # outermost first: run-time compiled code ("<string>") is the
+            # program's when the code that runs it is
+            caller_ok = True
+            for c in reversed(chain):
+                if id(c) in self.codes:
+                    caller_ok = True
+                    continue
+                if id(c) in self.ignored:
+                    caller_ok = False
+                    continue
+                fn = c.co_filename
+                if fn.startswith("<") and not fn.startswith("<frozen"):
+                    if caller_ok:
+                        self.register(c, True)
+                    continue
+                self.register(c)
+                caller_ok = id(c) in self.codes
 
     def _discover_modules(self):
         """Functions and methods reachable from the program's modules."""
@@ -385,8 +474,8 @@ class Agent(object):
         pend = self.pending_exec
         if pend:
             self.pending_exec = []
-            for c in pend:
-                self.register(c)
+            for c, force in pend:
+                self.register(c, force)
         if final:
             self._discover_modules()
         elif self.nsamples & (self.nsamples - 1) == 0:
@@ -427,7 +516,7 @@ class Agent(object):
             self._resolve_funcs(new_fv)
         if final or self.nsamples % 10 == 0:
             self._check_monitoring()
-        if final or self.nsamples % 25 == 0:
+        if (final or self.nsamples % 25 == 0) and self.out is not None:
             self.out.flush()   # a crash loses at most ~25 samples
         self.nsamples += 1
         cost = time.thread_time() - t_start
@@ -512,7 +601,10 @@ class Agent(object):
                         return
                     self.tick()
             except Exception as exc:  # never disturb the program
-                self._write(("event", self.now(), "agent-error", repr(exc)))
+                try:
+                    self._write(("event", self.now(), "agent-error", repr(exc)))
+                except Exception:
+                    pass
                 return
 
     def start(self):
@@ -538,10 +630,9 @@ class Agent(object):
                 "codes": len(self.by_cid),
             }))
             self.done = True
-            try:
+            if self.out is not None:
                 self.out.close()
-            finally:
-                self.out = None
+            self.out = None
 
 
 def start_from_environ():

@@ -98,8 +98,10 @@ def to_json(report, argv=None, exit_status=None, wall=None):
                 "complete": info["complete"],
                 "sample_cost_s": info["sample_cost"]},
         "observers": [{"t": t, "kind": k, "detail": d}
-                      for (t, k, d) in info["events"] if k != "agent-error"],
+                      for (t, k, d) in info["events"]
+                      if k not in ("agent-error", "note")],
         "agent_errors": [d for (t, k, d) in info["events"] if k == "agent-error"],
+        "notes": [d for (t, k, d) in info["events"] if k == "note"],
         "findings": [{"kind": f.kind, "site": f.site.key, "score": f.score,
                       "sentence": f.sentence} for f in report.findings],
         "sites": [site_dict(r) for r in report.sites],
@@ -136,6 +138,9 @@ def observer_lines(report):
     for t, kind, detail in report.info["events"]:
         if kind == "agent-error":
             out.append("the lens agent stopped sampling at %.3f s: %s" % (t, detail))
+            continue
+        if kind == "note":
+            out.append(detail)
             continue
         text = _OBSERVER_TEXT.get(kind, kind)
         if detail:
@@ -174,9 +179,9 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
                       "this is %s, so forms may be misread" % info["version"],
                       style="bold red")
     if not info["complete"]:
-        console.print("note: the program ended without running exit handlers "
-                      "(os._exit or a crash); the last sample is from the "
-                      "sampler thread", style="yellow")
+        console.print("note: the lens's record stream ended early (the program "
+                      "called os._exit, crashed, or closed the lens's file): "
+                      "the last sample is from before the end", style="yellow")
     for obs in observer_lines(report):
         console.print("warning: " + obs, style="bold red")
 

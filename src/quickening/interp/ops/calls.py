@@ -8,7 +8,7 @@ are answered from the interpreted frame (see runtime.py).
 
 from types import FunctionType, MethodType
 
-from quickening.interp import functions
+from quickening.interp import facts, functions
 from quickening.interp.frame import Frame
 from quickening.interp.ops.registry import NULL, SWITCH, handles
 
@@ -139,5 +139,9 @@ def set_function_attribute(f, stack, arg, nxt):
         func.__annotations__ = dict(zip(value[::2], value[1::2]))
     else:
         setattr(func, _FUNCTION_ATTRIBUTES[arg], value)
+        if arg <= 2 and facts.PROBLEM is None:
+            # CPython's SET_FUNCTION_ATTRIBUTE keeps the version MAKE_FUNCTION
+            # gave (the __defaults__ / __kwdefaults__ setters reset it)
+            facts.assign_function_version(func)
     stack.append(func)
     return nxt
