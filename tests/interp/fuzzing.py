@@ -444,6 +444,568 @@ class _Env:
         return e
 
 
+# Feature snippets: $I, $S, $L, $B are replaced by fresh int, str, list and
+# bool expressions, $N1..$N4 by fresh names.
+FEATURES = [
+    # argument binding errors
+    '''
+def $N1(a, b=2, /, c=3, *, d=4):
+    return (a, b, c, d)
+for $N2 in [(), ($I,), ($I, $I, $I, $I)]:
+    try:
+        print($N1(*$N2))
+    except TypeError as $N3:
+        print($N3)
+for $N4 in [{'d': $I}, {'a': 1}, {'e': 1}, {'c': $I, 'd': 0}]:
+    try:
+        print($N1(1, **$N4))
+    except TypeError as $N3:
+        print($N3)
+try:
+    print($N1(1, c=1, **{'c': 2}))
+except TypeError as $N3:
+    print($N3)
+''',
+    # unpacking
+    '''
+for $N1 in ($L, [$I], [$I, $I, $I], $S):
+    try:
+        $N2, $N3 = $N1
+        print($N2, $N3)
+    except ValueError as $N4:
+        print($N4)
+    try:
+        $N2, *$N3, $N4 = $N1
+        print($N2, $N3, $N4)
+    except ValueError as $N4:
+        print($N4)
+''',
+    # generator protocol
+    '''
+def $N1():
+    try:
+        x = yield $I
+        print('got', x)
+        y = yield x
+        print('got', y)
+        yield from [$I, $I]
+    except ValueError as e:
+        print('gen caught', e)
+        yield 'after'
+    finally:
+        print('gen finally')
+    return 'ret'
+def $N2():
+    r = yield from $N1()
+    print('delegate got', r)
+    return r
+for $N3 in ($N1, $N2):
+    $N4 = $N3()
+    print(next($N4), $N4.send($I))
+    try:
+        print($N4.throw(ValueError('boom')))
+        print($N4.throw(KeyError('k')))
+    except (KeyError, StopIteration) as e:
+        print('outer', repr(e))
+    $N4.close()
+    print(list($N4), $N4.gi_frame is None)
+    $N4 = $N3()
+    print(list($N4))
+''',
+    # StopIteration inside a generator
+    '''
+def $N1(n):
+    yield n
+    if n > $I:
+        next(iter([]))
+    yield n + 1
+try:
+    print(list($N1($I)))
+except RuntimeError as e:
+    print(repr(e), repr(e.__cause__))
+''',
+    # descriptors, __set_name__, __init_subclass__, properties, __class__
+    '''
+class $N1:
+    def __set_name__(self, owner, name):
+        self.name = name
+    def __get__(self, obj, typ=None):
+        return (self.name, obj is None, typ.__name__)
+class $N2:
+    attr = $N1()
+    def __init_subclass__(cls, **kw):
+        print('subclass', cls.__name__, kw)
+        super().__init_subclass__()
+    def __getattr__(self, n):
+        return n * 2
+    @property
+    def p(self):
+        return self._p
+    @p.setter
+    def p(self, v):
+        self._p = v * $I
+    @p.deleter
+    def p(self):
+        print('deleting')
+        del self._p
+    def who(self):
+        return __class__.__name__, type(self).__name__
+    @staticmethod
+    def st(x):
+        return x + 1
+    @classmethod
+    def cm(cls):
+        return cls.__name__
+class $N3($N2, flag=$I):
+    def who(self):
+        return ('sub',) + super().who()
+    @classmethod
+    def cm(cls):
+        return 'sub-' + super().cm()
+$N4 = $N3()
+$N4.p = $I
+print($N4.p, $N4.attr, $N2.attr, $N4.missing, $N4.who(), $N4.st(1), $N3.cm())
+del $N4.p
+print($N4._p)
+''',
+    # operators, reflected, in-place, NotImplemented, hashing
+    '''
+class $N1:
+    def __init__(self, v):
+        self.v = v
+    def __add__(self, o):
+        return $N1(self.v + o) if isinstance(o, int) else NotImplemented
+    def __radd__(self, o):
+        return $N1(o * 10 + self.v)
+    def __iadd__(self, o):
+        self.v -= o
+        return self
+    def __eq__(self, o):
+        return isinstance(o, $N1) and o.v == self.v
+    def __lt__(self, o):
+        return self.v < o.v
+    __hash__ = None
+    def __repr__(self):
+        return f'N({self.v!r})'
+    def __getitem__(self, k):
+        return (k, self.v)
+    def __contains__(self, x):
+        return x == self.v
+    def __call__(self, *a, **k):
+        return (a, sorted(k))
+    def __index__(self):
+        return self.v
+    def __neg__(self):
+        return $N1(-self.v)
+$N2 = $N1($I)
+print($N2 + $I, $I + $N2, $N2 == $N1($I), $N2 != $N2, -$N2)
+$N2 += 2
+print($N2, $N2[1:$I:2], $N2[...], $N2[1, 2], $I in $N2, $N2(1, k=2), [10, 20, 30, 40][$N2 % 4 if False else 0])
+for $N3 in (lambda: hash($N2), lambda: $N2 + 'a', lambda: 'a' + $N2, lambda: $N2 < 3, lambda: [1, 2, 3][$N2], lambda: $N2 * 2):
+    try:
+        print($N3())
+    except (TypeError, IndexError) as e:
+        print(type(e).__name__, e)
+print(sorted([$N2, $N1(1), $N1(-1)]), max([$N1(3), $N1($I)], key=lambda n: -n.v))
+''',
+    # frames and stacks
+    '''
+import sys
+import traceback
+def $N1():
+    f = sys._getframe()
+    return (f.f_code.co_name, f.f_lineno, f.f_back.f_code.co_name, f.f_back.f_lineno, sorted(f.f_back.f_locals))
+def $N2(a):
+    b = a + $I
+    st = [(t.name, t.lineno) for t in traceback.extract_stack() if t.filename == '<fuzz>']
+    return $N1(), sorted(locals()), st[-2:]
+print($N2($I))
+''',
+    # try/finally control flow
+    '''
+def $N1(n):
+    out = []
+    for i in range(n):
+        try:
+            if i == $I % 4:
+                continue
+            if i == $I % 5:
+                break
+            out.append(i)
+            if i == 3:
+                return out
+        finally:
+            out.append(-i)
+    else:
+        out.append('else')
+    return out
+print([$N1(k) for k in range(6)])
+def $N2(k):
+    try:
+        try:
+            if k:
+                raise ValueError(k)
+            return 'try'
+        finally:
+            print('inner finally', k)
+    except ValueError as e:
+        return 'except ' + str(e)
+    finally:
+        print('outer finally')
+print($N2(0), $N2($I))
+''',
+    # chaining and notes
+    '''
+try:
+    try:
+        {}[$S]
+    except KeyError as e:
+        raise ValueError('v') from e
+except ValueError as e:
+    e.add_note('note ' + str($I))
+    print(repr(e.__cause__), e.__suppress_context__, e.__notes__, repr(e.__context__))
+try:
+    try:
+        1 / 0
+    except ZeroDivisionError:
+        raise TypeError('t') from None
+except TypeError as e:
+    print(e.__cause__, e.__suppress_context__, repr(e.__context__))
+try:
+    try:
+        raise E1($I, $S)
+    finally:
+        print('fin')
+except E0 as e:
+    print(repr(e), e.args, e.extra, isinstance(e, E1))
+''',
+    # closures
+    '''
+$N1 = [lambda i=i: i * $I for i in range(3)]
+$N2 = [lambda: i for i in range(3)]
+print([f() for f in $N1], [g() for g in $N2])
+def $N3():
+    n = $I
+    def inc(k=1):
+        nonlocal n
+        n += k
+        return n
+    def get():
+        return n
+    return inc, get
+$N4 = $N3()
+print($N4[0](), $N4[0]($I), $N4[1](), $N4[0].__code__.co_freevars, $N4[0].__closure__[0].cell_contents)
+''',
+    # class body scopes
+    '''
+class $N1:
+    xs = [$I, $I]
+    ys = [x * 2 for x in xs]
+    zs = {y: y for y in range(3) if y}
+    try:
+        ws = [x for x in range(2) if xs]
+    except NameError as e:
+        print(e)
+    def m(self):
+        return self.xs, __class__.__qualname__
+print($N1.ys, $N1.zs, $N1().m(), $N1.m.__qualname__)
+''',
+    # native callbacks
+    '''
+import functools
+import itertools
+print(functools.reduce(lambda a, b: a * 2 + b, $L, $I), list(itertools.chain($L, (x for x in $L))),
+      list(itertools.accumulate($L + [1], lambda a, b: a - b)), list(zip(*[$L, $L])),
+      sorted($L, key=functools.cmp_to_key(lambda a, b: (a > b) - (a < b))),
+      list(itertools.islice(itertools.count($I), 3)), list(itertools.starmap(lambda a, b: a * b, [(1, $I), ($I, 2)])),
+      {k: list(g) for k, g in itertools.groupby(sorted($L), key=lambda x: x % 2)})
+''',
+    # formatting
+    '''
+$N1 = abs($I) % 9
+print(f'{$I:>{$N1}}|{$S!r:^10}|{$I:+#x}|{3.14159:.{$N1 % 5}f}|{$I:08b}|{$S:*<6}|{$L!s}|{$N1=}', format($I, ','), '%5.2f|%-4d|%r' % (2.5, $I, $S))
+''',
+    # match
+    '''
+class $N1:
+    __match_args__ = ('a', 'b')
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+for $N2 in [$N1($I, $S), $N1(0, 1), {'k': $I, 'z': 1}, [$I, [$I, $I]], ($I,), $S, None, 3.5, $L]:
+    match $N2:
+        case $N1(a, b=str() as s) if a > 0:
+            print('pos', a, s)
+        case $N1(a=0 | 1 as z):
+            print('small', z)
+        case {'k': int(k), **rest}:
+            print('map', k, rest)
+        case [int() as a, [b, *c]]:
+            print('nest', a, b, c)
+        case (x,):
+            print('one', x)
+        case str(s) if len(s) > 1:
+            print('str', s)
+        case float() | None:
+            print('fn', $N2)
+        case [*_, 3]:
+            print('ends3')
+        case _:
+            print('other')
+''',
+    # async generator protocol
+    '''
+async def $N1():
+    try:
+        yield 1
+        yield 2
+    finally:
+        print('agen finally')
+async def $N2():
+    g = $N1()
+    print(await g.__anext__())
+    try:
+        await g.athrow(ValueError('x'))
+    except ValueError as e:
+        print('athrow', e)
+    await g.aclose()
+    async with ACM($S) as t:
+        return [x async for x in arange($I % 4)], t, [await Step(k) for k in range(2)]
+print(drive($N2()))
+''',
+    # exec, eval, locals
+    '''
+def $N1(a):
+    b = a * 2
+    print(sorted(locals()), eval('a + b'), sorted(dir()))
+    exec('c = a + 1')
+    print('c' in locals())
+    return vars().get('a')
+print($N1($I), eval(str($I) + ' + 1', {}), eval('x * 2', {'x': $I}))
+$N2 = {}
+exec('def ff(q):\\n    return q * 3\\nres = ff(4)', $N2)
+print($N2['res'], $N2['ff'](2))
+''',
+    # numbers
+    '''
+print($I ** 30, ($I * 1.5) / 7, divmod($I, 3), round(2.675, 2), float('nan') == float('nan'), 10 ** 20 // 3,
+      -7 // 2, -7 % 3, 7 % -3, 2 ** -1, int('1' * 30) % 97, 0.1 + 0.2, 1e308 * 10, -0.0, $I / 4, 7 // -2.0)
+for $N1 in (lambda: $I / 0, lambda: $I % 0, lambda: 2.0 ** 10000, lambda: int('z'), lambda: 1 << -1, lambda: divmod(1, 0.0)):
+    try:
+        print($N1())
+    except (ZeroDivisionError, OverflowError, ValueError) as e:
+        print(type(e).__name__, e)
+''',
+    # augmented assignment on attributes and items
+    '''
+class $N1:
+    pass
+$N2 = $N1()
+$N2.x = $I
+$N2.x += $I
+$N3 = {'k': [1]}
+$N3['k'] += [2]
+$N3['k'][0] -= $I
+$N4 = ([1],)
+try:
+    $N4[0] += [2]
+except TypeError as e:
+    print(e)
+print($N2.x, $N3, $N4)
+''',
+    # context managers
+    '''
+import contextlib
+with contextlib.suppress(KeyError):
+    {}[$S]
+    print('not reached')
+with contextlib.ExitStack() as $N1:
+    $N1.callback(print, 'callback', $I)
+    print($N1.enter_context(CM($S)))
+    print($N1.enter_context(gcm($I)))
+try:
+    with CM('a') as $N2, CM('b', True):
+        raise E0($I)
+    with CM('c'):
+        raise E1($I)
+except E0 as e:
+    print('escaped', repr(e))
+''',
+    # star arguments and keywords
+    '''
+def $N1(*a, **k):
+    return a, k
+print(*$L, sep='-')
+print($N1(*$L, *$S), $N1(**{'a': 1}, b=$I), [*$L, *$S], {**{'x': 1}, **{'x': $I}})
+for $N2 in (lambda: $N1(**{'a': 1}, **{'a': 2}), lambda: dict(**{1: 2}), lambda: $N1(*1), lambda: $N1(**[1])):
+    try:
+        print($N2())
+    except TypeError as e:
+        print(e)
+''',
+    # iterators
+    '''
+class $N1:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self
+    def __next__(self):
+        if self.n <= 0:
+            raise StopIteration
+        self.n -= 1
+        return self.n
+class $N2:
+    def __len__(self):
+        return 3
+    def __getitem__(self, i):
+        if i >= 3:
+            raise IndexError(i)
+        return i * $I
+print(list($N1($I % 5)), list($N2()), list(reversed($N2())), next(iter([]), 'dflt'), 2 in $N2())
+$N3 = iter([1, 2, 3, 0, 4].pop, 0)
+print(list($N3))
+try:
+    print(list(zip([1, 2], [3], strict=True)))
+except ValueError as e:
+    print(e)
+for $N4 in $N1(3):
+    if $N4 == $I:
+        break
+else:
+    print('no break')
+''',
+    # boolean operators return operands
+    '''
+print($L or $S, $I and $L, not $L, $S and $I or $L, [] or {} or 0, $B and $S)
+''',
+    # walrus and comprehension scopes
+    '''
+def $N1():
+    r = [($N2 := x * 2) for x in range($I % 4 + 1)]
+    return r, $N2, [y for y in range(3) if (z := y) > 0], z
+print($N1())
+''',
+    # function metadata
+    '''
+def $N1(a: int, b: 'str' = $S, *args: int, c=$I, **kw) -> list:
+    def inner():
+        return a
+    return inner
+print($N1.__name__, $N1.__qualname__, $N1.__defaults__, $N1.__kwdefaults__, $N1.__annotations__,
+      $N1.__code__.co_varnames, $N1(1).__qualname__, $N1.__code__.co_argcount)
+''',
+    # type parameters and aliases
+    '''
+def $N1[T](x: T) -> T:
+    return x
+class $N2[T, *Ts, **P]:
+    def m(self) -> T:
+        return 1
+type $N3[K] = dict[K, list[K]]
+print($N1($I), $N1.__type_params__, $N2.__type_params__, $N3.__value__, $N3.__type_params__, $N3[int])
+''',
+    # annotations at module level and in classes
+    '''
+$N1: int = $I
+class $N2:
+    a: int
+    b: str = $S
+print(__annotations__.get('$N1'), $N2.__annotations__, $N2.b)
+''',
+    # global and nonlocal interplay
+    '''
+$N1 = $I
+def $N2():
+    global $N1
+    $N1 += 1
+    def inner():
+        global $N1
+        $N1 *= 2
+        return $N1
+    return inner()
+print($N2(), $N1)
+''',
+    # deep recursion
+    '''
+def $N1(n):
+    try:
+        return $N1(n + 1)
+    except RecursionError as e:
+        return n > 500, str(e)
+print($N1(0))
+''',
+    # exception groups
+    '''
+try:
+    raise ExceptionGroup('eg', [ValueError($I), TypeError($S), ExceptionGroup('inner', [KeyError($I), ValueError(0)])])
+except* ValueError as e:
+    print('V', repr(e))
+except* KeyError as e:
+    print('K', repr(e))
+except* TypeError as e:
+    print('T', repr(e))
+try:
+    try:
+        raise ExceptionGroup('eg', [ValueError(1), TypeError(2)])
+    except* ValueError:
+        raise KeyError('from handler')
+except BaseException as e:
+    print(repr(e), repr(e.__context__) if not isinstance(e, ExceptionGroup) else [repr(x) for x in e.exceptions])
+eg = ExceptionGroup('m', [ValueError(1), TypeError(2), ValueError(3)])
+print(eg.subgroup(ValueError), eg.split(TypeError))
+''',
+    # slicing and sequences
+    '''
+$N1 = list(range(10))
+$N1[2:$I] = [$S]
+del $N1[::3]
+$N1[::-2] = $N1[::-2]
+print($N1, $N1[$I:], $N1[-$I::-1], 'abcdef'[::$I or 1], (1, 2, 3)[1:], bytearray(b'xyz')[1:], memoryview(b'abc')[1:].tobytes())
+try:
+    $N1[::2] = [1]
+except ValueError as e:
+    print(e)
+''',
+    # dict and set operations
+    '''
+$N1 = {'a': 1, 'b': 2}
+$N1 |= {'c': $I}
+print($N1 | {'a': 0}, {1, 2, 3} - {$I}, {1, 2} ^ {2, 3}, {1, 2} <= {1, 2, 3}, frozenset($L) & {1, 3}, sorted({$S, 'q'}),
+      list($N1.items()), $N1.pop('zz', 'none'), {k: v for k, v in zip('xyz', $L)})
+try:
+    $N1['missing']
+except KeyError as e:
+    print(repr(e))
+''',
+]
+
+
+def _fill(writer, env, text):
+    names = {}
+
+    def name(m):
+        key = m.group(0)
+        if key not in names:
+            names[key] = writer.fresh("z")
+        return names[key]
+
+    text = re.sub(r"\$N\d", name, text)
+    out = []
+    parts = re.split(r"(\$[ISLB])", text)
+    for part in parts:
+        if part == "$I":
+            out.append(f"({writer.int_expr(env, 1)})")
+        elif part == "$S":
+            out.append(f"({writer.str_expr(env, 1)})")
+        elif part == "$L":
+            out.append(f"({writer.list_expr(env, 1)})")
+        elif part == "$B":
+            out.append(f"({writer.bool_expr(env, 1)})")
+        else:
+            out.append(part)
+    return "".join(out)
+
+
 class Writer:
     """Writes one program from a seed."""
 
@@ -969,10 +1531,17 @@ class Writer:
             self.use(top)
         return "\n".join(self.lines) + "\n"
 
+    def feature(self, env):
+        text = self.pick(FEATURES).strip("\n")
+        # Top level only: each snippet is one guarded statement per line group.
+        self.emit(0, _fill(self, env, text))
+
     def use(self, env):
         r = self.r
-        k = r.randrange(7)
-        if k == 0 and self.coro_funcs:
+        k = r.randrange(9)
+        if k >= 7:
+            self.feature(env)
+        elif k == 0 and self.coro_funcs:
             self.emit(0, f"print(drive({self.pick(self.coro_funcs)}({self.int_expr(env, 1)})))")
         elif k == 1 and self.gen_funcs:
             g = self.fresh("gen")

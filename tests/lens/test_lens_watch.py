@@ -104,7 +104,7 @@ def test_retargets_match_direct_reads(tmp_path, python):
     assert s["misses"]["at_least"] >= 52 * (direct["retargets"] - 1)
     top = report["findings"][0]
     assert top["kind"] == "polymorphic" and top["site"] == s["id"]
-    assert "5 classes pass through `o.x` in `get()`" in top["sentence"]
+    assert "5 classes seen passing through `o.x` in `get()`" in top["sentence"]
 
 
 def test_program_io_and_exit_status_untouched(tmp_path):
@@ -203,4 +203,26 @@ def test_terminal_report_names_the_polymorphic_site(tmp_path):
     r = run_watch(["--python", py, "--interval", "2", program("retarget.py"), "0.01"])
     assert r.returncode == 0
     assert "What to look at" in r.stderr
-    assert "5 classes pass through `o.x` in `get()`" in " ".join(r.stderr.split())
+    assert "5 classes seen passing through `o.x` in `get()`" in " ".join(r.stderr.split())
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_fork_sees_no_extra_thread(tmp_path, python):
+    """3.12+ warns when a multi-threaded process forks: the lens's sampler
+    thread must not make a single-threaded program trigger that warning."""
+    prog = tmp_path / "forker.py"
+    prog.write_text(
+        "import os, time\n"
+        "def f(x):\n    return x + 1\n"
+        "for i in range(20000):\n    f(i)\n"
+        "time.sleep(0.05)\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n    os._exit(0)\n"
+        "os.waitpid(pid, 0)\n"
+        "junk = [[i] for i in range(50000)]\n"
+        "print('ok')\n")
+    plain = subprocess.run([python, str(prog)], capture_output=True, text=True)
+    r = run_watch(["--python", python, "--quiet", str(prog)])
+    assert r.returncode == plain.returncode == 0
+    assert r.stdout == plain.stdout
+    assert r.stderr == plain.stderr

@@ -277,3 +277,150 @@ def verify():
 
 
 PROBLEM = verify()
+
+
+# -- attribute access: type slots, member descriptors, keys versions ---------------
+# (used by the LOAD_ATTR / STORE_ATTR / LOAD_SUPER_ATTR families)
+TYPE_GETATTRO = 144
+TYPE_SETATTRO = 152
+TYPE_DESCR_GET = 272
+TYPE_DESCR_SET = 280
+TYPE_DICTOFFSET = 288
+MEMBER_DEF = 40          # PyMemberDescrObject.d_member -> PyMemberDef {name, type, offset, flags}
+MODULE_DICT = 16         # PyModuleObject.md_dict
+T_OBJECT = 6             # _Py_T_OBJECT
+T_OBJECT_EX = 16         # Py_T_OBJECT_EX
+READONLY = 1             # Py_READONLY
+AUDIT_READ = 2           # Py_AUDIT_READ
+
+GENERIC_GETATTR = ctypes.cast(ctypes.pythonapi.PyObject_GenericGetAttr, ctypes.c_void_p).value
+GENERIC_SETATTR = ctypes.cast(ctypes.pythonapi.PyObject_GenericSetAttr, ctypes.c_void_p).value
+
+_type_lookup = ctypes.pythonapi._PyType_Lookup
+_type_lookup.argtypes = [ctypes.py_object, ctypes.py_object]
+_type_lookup.restype = ctypes.c_void_p
+_py_object = ctypes.py_object
+
+
+def type_lookup(t, name):
+    """_PyType_Lookup: the MRO lookup without descriptors (it assigns a version, as
+    CPython's own lookups do); None when absent."""
+    addr = _type_lookup(t, name)
+    if not addr:
+        return None
+    return ctypes.cast(addr, _py_object).value
+
+
+def type_getattro(t):
+    """tp_getattro as an address (compare with GENERIC_GETATTR)."""
+    return MEM64[(id(t) + TYPE_GETATTRO) >> 3]
+
+
+def type_setattro(t):
+    return MEM64[(id(t) + TYPE_SETATTRO) >> 3]
+
+
+def type_has_descr_get(t):
+    return MEM64[(id(t) + TYPE_DESCR_GET) >> 3] != 0
+
+
+def type_has_descr_set(t):
+    return MEM64[(id(t) + TYPE_DESCR_SET) >> 3] != 0
+
+
+def type_dictoffset(t):
+    v = MEM64[(id(t) + TYPE_DICTOFFSET) >> 3]
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def member_def(descr):
+    """(type, offset, flags) of a member descriptor's PyMemberDef."""
+    d = MEM64[(id(descr) + MEMBER_DEF) >> 3]
+    return MEM32[(d + 8) >> 2], MEM64[(d + 16) >> 3], MEM32[(d + 24) >> 2]
+
+
+def module_dict_address(m):
+    return MEM64[(id(m) + MODULE_DICT) >> 3]
+
+
+def keys_entry_address(keys_addr, index):
+    """Address of entry `index` of a keys table and the offset of me_key in it."""
+    start = keys_addr + KEYS_INDICES + (1 << MEM8[keys_addr + KEYS_LOG2_INDEX_BYTES])
+    if MEM8[keys_addr + KEYS_KIND] != 0:
+        return start + 16 * index, 0
+    return start + 24 * index, 8
+
+
+def keys_lookup_index(keys_addr, name):
+    """Index of the entry whose key is `name` (identity first, then equality), or -1."""
+    target = id(name)
+    entries = keys_entries(keys_addr)
+    for i, addr in enumerate(entries):
+        if addr == target:
+            return i
+    for i, addr in enumerate(entries):
+        if addr and type(name) is str:
+            key = ctypes.cast(addr, ctypes.py_object).value
+            if type(key) is str and key == name:
+                return i
+    return -1
+
+
+_next_keys_version = []
+
+
+def _find_next_keys_version():
+    """Address of interp->dict_state.next_keys_version, found by letting CPython
+    assign keys versions natively (a LOAD_GLOBAL specializing on fresh globals)
+    and watching which word of the interpreter state follows them."""
+    import array
+    get_interp = ctypes.pythonapi.PyInterpreterState_Get
+    get_interp.restype = ctypes.c_void_p
+    interp = get_interp()
+
+    def native_assignment():
+        g = {"qk_probe_global": 1}
+        exec("def f():\n    return qk_probe_global\n", g)
+        fn = g["f"]
+        fn()
+        fn()
+        return dict_keys_version(g)
+
+    hi = None
+    with open("/proc/self/maps") as fh:
+        for line in fh:
+            fields = line.split()
+            a, b = (int(x, 16) for x in fields[0].split("-"))
+            if a <= interp < b:
+                hi = b
+            elif hi is not None and a == hi and fields[1].startswith("rw"):
+                hi = b
+    if hi is None:
+        return 0
+    size = min(hi - interp, 1 << 24) & ~3
+    v = native_assignment()
+    words = array.array("I", MEM8[interp:interp + size].tobytes())
+    candidates = [i for i, w in enumerate(words) if w == v + 1]
+    for _ in range(3):
+        v = native_assignment()
+        candidates = [i for i in candidates if MEM32[(interp >> 2) + i] == v + 1]
+    return interp + 4 * candidates[0] if len(candidates) == 1 else 0
+
+
+def assign_keys_version(keys_addr):
+    """_PyDictKeys_GetVersionForCurrentState: the keys' version, giving them the
+    interpreter's next one if they have none; 0 when out of versions."""
+    v = MEM32[(keys_addr + KEYS_VERSION) >> 2]
+    if v:
+        return v
+    if not _next_keys_version:
+        _next_keys_version.append(_find_next_keys_version())
+    where = _next_keys_version[0]
+    if not where:
+        return 0
+    v = MEM32[where >> 2]
+    if v == 0:
+        return 0
+    MEM32[where >> 2] = (v + 1) & 0xFFFFFFFF
+    MEM32[(keys_addr + KEYS_VERSION) >> 2] = v
+    return v

@@ -46,6 +46,8 @@ class InterpretingFinder(importlib.abc.MetaPathFinder):
         self.interpret_all = interpret_all
 
     def wants(self, fullname, origin):
+        if fullname.partition(".")[0] == "quickening":
+            return False   # the interpreter itself always runs natively
         if self.interpret_all:
             return True
         for pattern in self.patterns:

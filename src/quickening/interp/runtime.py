@@ -243,6 +243,93 @@ if hasattr(sys, "_getframemodulename"):
         return f.globals.get("__name__")
 
 
+# -- stacks and warnings, seen from the interpreted frame ------------------------------
+import traceback as _traceback  # noqa: E402
+import warnings as _warnings  # noqa: E402
+
+
+def _with_frame(position):
+    """traceback.*_stack(f=None, ...): default f is the caller, our interpreted frame."""
+    def handler(f, func, args, kwargs):
+        kwargs = dict(kwargs or {})
+        if len(args) > position or kwargs.get("f") is not None:
+            return func(*args, **kwargs)
+        from quickening.interp.frameview import view_of
+        kwargs["f"] = view_of(f)
+        return func(*args, **kwargs)
+    return handler
+
+
+for _fn in (_traceback.extract_stack, _traceback.format_stack, _traceback.print_stack):
+    INTERCEPTS[id(_fn)] = _with_frame(0)
+
+
+@intercept(_traceback.walk_stack)
+def _walk_stack(f, func, args, kwargs):
+    if (args and args[0] is not None) or (kwargs or {}).get("f") is not None:
+        return func(*args, **(kwargs or {}))
+    from quickening.interp.frameview import view_of
+    return func(view_of(f))
+
+
+def _is_internal_frame(frame):
+    filename = frame.f_code.co_filename
+    return "importlib" in filename and "_bootstrap" in filename
+
+
+def _next_external_frame(frame, skip_file_prefixes):
+    frame = frame.f_back
+    while frame is not None and (_is_internal_frame(frame) or
+                                 frame.f_code.co_filename.startswith(skip_file_prefixes)):
+        frame = frame.f_back
+    return frame
+
+
+@intercept(_warnings.warn)
+def _warn(f, func, args, kwargs):
+    """warnings.warn attributes a warning to a frame `stacklevel` up: count interpreted frames."""
+    params = dict(zip(("message", "category", "stacklevel", "source"), args))
+    for key, value in (kwargs or {}).items():
+        if key in params or key not in ("message", "category", "stacklevel", "source",
+                                        "skip_file_prefixes"):
+            return func(*args, **(kwargs or {}))  # let CPython word the misuse
+        params[key] = value
+    if "message" not in params:
+        return func(*args, **(kwargs or {}))
+    message = params["message"]
+    category = params.get("category")
+    stacklevel = params.get("stacklevel", 1)
+    skip = params.get("skip_file_prefixes", ())
+    if isinstance(message, Warning):
+        category = message.__class__
+    if category is None:
+        category = UserWarning
+    if (not (isinstance(category, type) and issubclass(category, Warning))
+            or not isinstance(skip, tuple) or not isinstance(stacklevel, int)):
+        return func(*args, **(kwargs or {}))
+    if skip:
+        stacklevel = max(2, stacklevel)
+    from quickening.interp.frameview import view_of
+    frame = view_of(f)
+    if stacklevel <= 1 or _is_internal_frame(frame):
+        for _ in range(stacklevel - 1):
+            frame = frame.f_back if frame is not None else None
+    else:
+        for _ in range(stacklevel - 1):
+            frame = _next_external_frame(frame, skip)
+            if frame is None:
+                break
+    if frame is None:
+        globals_, filename, lineno = sys.__dict__, "sys", 0
+    else:
+        globals_, filename, lineno = frame.f_globals, frame.f_code.co_filename, frame.f_lineno
+    module = globals_["__name__"] if "__name__" in globals_ else "<string>"
+    registry = globals_.setdefault("__warningregistry__", {})
+    # as the C warn(): no module globals (so no loader lookup for the source line)
+    _warnings.warn_explicit(message, category, filename, lineno, module, registry, None,
+                            params.get("source"))
+
+
 # -- functions made by hand ------------------------------------------------------------
 @intercept(types.FunctionType)
 def _function_new(f, func, args, kwargs):

@@ -205,7 +205,8 @@ class Agent(object):
         self.func_unresolved = set()
         self.events_seen = set()
         self.stop = _Event()
-        self.thread = None
+        self.exited = None
+        self.handle = None
         self.nsamples = 0
         self.sample_cost = 0.0
         self.first_tick_cost = None
@@ -514,8 +515,7 @@ class Agent(object):
             self._resolve_types(new_tv)
         if new_fv:
             self._resolve_funcs(new_fv)
-        if final or self.nsamples % 10 == 0:
-            self._check_monitoring()
+        self._check_monitoring()
         if (final or self.nsamples % 25 == 0) and self.out is not None:
             self.out.flush()   # a crash loses at most ~25 samples
         self.nsamples += 1
@@ -592,25 +592,69 @@ class Agent(object):
             self.known_funcs.update(found)
             self._write(("funcs", found))
 
-    def run(self):
-        wait = self.stop.wait
-        while not wait(self.interval):
-            try:
+    def run(self, stop, exited):
+        try:
+            while not stop.wait(self.interval):
                 with self.lock:
                     if self.done:
                         return
                     self.tick()
-            except Exception as exc:  # never disturb the program
-                try:
-                    self._write(("event", self.now(), "agent-error", repr(exc)))
-                except Exception:
-                    pass
-                return
+        except Exception as exc:  # never disturb the program
+            try:
+                self._write(("event", self.now(), "agent-error", repr(exc)))
+            except Exception:
+                pass
+        finally:
+            exited.release()
+
+    def _spawn(self):
+        self.stop = stop = _Event()
+        self.exited = exited = _thread.allocate_lock()
+        exited.acquire()
+        starter = getattr(_thread, "start_joinable_thread", None)  # 3.13+
+        if starter is not None:
+            self.handle = starter(lambda: self.run(stop, exited), daemon=True)
+        else:
+            self.handle = None
+            _thread.start_new_thread(self.run, (stop, exited))
 
     def start(self):
         sys.addaudithook(self.audit)
         atexit.register(self.finish)
-        self.thread = _thread.start_new_thread(self.run, ())
+        self._spawn()
+        if hasattr(os, "register_at_fork"):
+            # 3.12+ warns on os.fork() in a multi-threaded process: make sure
+            # our sampler is not the thread that makes it so
+            os.register_at_fork(before=self._before_fork,
+                                after_in_parent=self._after_fork_parent)
+
+    def _before_fork(self):
+        if self.done or os.getpid() != self.pid:
+            return
+        self.stop.set()
+        if self.handle is not None:
+            self.handle.join(1.0)
+        elif self.exited.acquire(True, 1.0):
+            self.exited.release()
+            time.sleep(0.0005)   # let the OS thread finish exiting
+
+    def _after_fork_parent(self):
+        # 3.13 counts threads *after* these hooks, so restart the sampler a
+        # little later: at the end of the next garbage collection
+        if self.done or os.getpid() != self.pid:
+            return
+        import gc
+
+        def restart(phase, info):
+            if phase != "stop":
+                return
+            try:
+                gc.callbacks.remove(restart)
+            except ValueError:
+                return
+            if not self.done and (self.exited is None or not self.exited.locked()):
+                self._spawn()
+        gc.callbacks.append(restart)
 
     def finish(self):
         if os.getpid() != self.pid:

@@ -195,9 +195,10 @@ class SiteReport(object):
 class Finding(object):
     def __init__(self, kind, site, score, sentence):
         self.kind = kind
-        self.site = site
+        self.site = site          # the site the sentence is about
         self.score = score
         self.sentence = sentence
+        self.also = []            # further sites of this kind on that line
 
 
 class Report(object):
@@ -406,6 +407,18 @@ def describe_site(r):
     return "%s in `%s()` (%s)" % (where, fn, r.where)
 
 
+def short_name(name):
+    """'__main__.Shape.area' -> 'Shape.area'; other modules keep their name."""
+    for prefix in ("__main__.", "builtins."):
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
+
+
+def _at_least(n, exact):
+    return format(n, ",") if exact else "at least %s" % format(n, ",")
+
+
 def _findings(run, sites, tables):
     out = []
     for r in sites:
@@ -414,18 +427,18 @@ def _findings(run, sites, tables):
         mp = ""
         if r.misses:
             rate = r.misses / r.time_specialized if r.time_specialized > 0 else 0
-            mp = "; at least %s guard misses%s" % (
-                format(r.misses, ","),
+            mp = "; %s guard misses%s" % (
+                _at_least(r.misses, r.misses_exact),
                 " (~%s/s)" % format(int(rate), ",") if rate else "")
         if len(r.classes) > 1:
             n = len(r.classes)
-            shown = ", ".join(c.rsplit(".", 1)[-1] for c in r.classes[:6])
+            shown = ", ".join(short_name(c) for c in r.classes[:6])
             if n > 6:
                 shown += ", ..."
-            s = ("%d classes pass through %s (%s); it re-targeted %s times%s. "
-                 "Split the site so each class gets its own, or give the "
-                 "objects one class." % (n, desc, shown,
-                                         format(r.retargets, ","), mp))
+            s = ("%d classes seen passing through %s (%s); it re-targeted %s "
+                 "times%s. Split the site so each class gets its own, or give "
+                 "the objects one class." % (n, desc, shown,
+                                             _at_least(r.retargets, False), mp))
             out.append(Finding("polymorphic", r, 1000 + r.retargets * n, s))
         elif r.retargets >= 2:
             forms = []
@@ -435,12 +448,13 @@ def _findings(run, sites, tables):
             what = ""
             if len(forms) > 1:
                 what = " between %s" % ", ".join(forms)
-            elif r.targets and any(isinstance(t, str) for t in r.targets):
+            else:
                 names = [t for t in r.targets if isinstance(t, str)]
-                what = " between %s" % ", ".join(n.rsplit(".", 1)[-1] for n in names[:5])
+                if len(names) > 1:
+                    what = " between %s" % ", ".join(short_name(x) for x in names[:5])
             s = ("%s re-specialized %s times%s%s: what reaches it keeps "
                  "changing; keep its operands to one type." % (
-                     desc, format(r.retargets, ","), what, mp))
+                     desc, _at_least(r.retargets, False), what, mp))
             out.append(Finding("churning", r, 500 + r.retargets, s))
         if r.fallbacks and f.state != "specialized":
             s = ("%s was specialized, then fell back to the generic %s "
@@ -469,4 +483,26 @@ def _findings(run, sites, tables):
                  "instrumented sites do not specialize." % desc)
             out.append(Finding("instrumented", r, 50, s))
     out.sort(key=lambda x: -x.score)
-    return out
+    return _merge_same_line(out)
+
+
+def _merge_same_line(findings):
+    """One finding per (kind, file, line): the strongest speaks, the others
+    on that line are named after it."""
+    first = {}
+    merged = []
+    for f in findings:
+        key = (f.kind, f.site.code["filename"], f.site.line)
+        lead = first.get(key)
+        if lead is None:
+            first[key] = f
+            merged.append(f)
+        else:
+            lead.also.append(f.site)
+    for f in merged:
+        if f.also:
+            names = ", ".join("`%s`" % (o.source or o.argrepr or o.family)
+                              for o in f.also[:4])
+            more = " and %d more" % (len(f.also) - 4) if len(f.also) > 4 else ""
+            f.sentence += " Same on this line: %s%s." % (names, more)
+    return merged

@@ -143,6 +143,8 @@ def _report(result, target, opts, python, status):
                                 argv=argv_shown, exit_status=status)
         else:
             console = Console(stderr=True)
+            if not console.is_terminal:
+                console = Console(stderr=True, width=140)
             render_terminal(report, console, all_sites=bool(opts.get("--all-sites")),
                             argv=argv_shown, exit_status=status)
     if opts.get("--html") and not opts.get("--quiet"):

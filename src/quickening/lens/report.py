@@ -8,9 +8,10 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/1"`
 ``observers`` list of ``{"t", "kind", "detail"}``: the program turned on
               sys.settrace / sys.setprofile / sys.monitoring (these
               de-specialize what they watch).
-``findings``  ranked list of ``{"kind", "site", "score", "sentence"}``; kind is
-              polymorphic | churning | fell-back | never-specialized |
-              instrumented; ``site`` is a site ``id``.
+``findings``  ranked list of ``{"kind", "site", "also", "score",
+              "sentence"}``; kind is polymorphic | churning | fell-back |
+              never-specialized | instrumented; ``site`` is a site ``id``,
+              ``also`` the ids of further sites of that kind on the same line.
 ``sites``     one entry per site that executed:
   ``id``                    "file:qualname:firstlineno:offset" (stable across
                             processes; joins with `quickening run`'s sites)
@@ -43,7 +44,7 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/1"`
 import json
 import os
 
-from quickening.lens.analyze import describe_site
+from quickening.lens.analyze import describe_site, short_name
 
 SCHEMA = "quickening.lens/1"
 
@@ -103,7 +104,8 @@ def to_json(report, argv=None, exit_status=None, wall=None):
         "agent_errors": [d for (t, k, d) in info["events"] if k == "agent-error"],
         "notes": [d for (t, k, d) in info["events"] if k == "note"],
         "findings": [{"kind": f.kind, "site": f.site.key, "score": f.score,
-                      "sentence": f.sentence} for f in report.findings],
+                      "sentence": f.sentence,
+                      "also": [o.key for o in f.also]} for f in report.findings],
         "sites": [site_dict(r) for r in report.sites],
     }
 
@@ -155,6 +157,7 @@ def observer_lines(report):
 
 def render_terminal(report, console, all_sites=False, max_findings=15,
                     argv=None, exit_status=None):
+    from rich import box
     from rich.table import Table
     from rich.text import Text
 
@@ -217,6 +220,7 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
                       "stayed on one target.", style="green")
 
     flagged = set(id(f.site) for f in report.findings)
+    flagged.update(id(o) for f in report.findings for o in f.also)
     rows = [r for r in report.sites
             if all_sites or id(r) in flagged or r.retargets]
     if not rows:
@@ -225,14 +229,19 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
     table = Table(title=None if all_sites else
                   "Sites with something to say (--all-sites for all %d)"
                   % len(report.sites),
-                  show_lines=False, header_style="bold")
-    for col, kw in (("where", {}), ("function", {}), ("source", {"max_width": 28}),
-                    ("form at exit", {}), ("classes", {"max_width": 30}),
-                    ("re-targets", {"justify": "right"}),
-                    ("fell back", {"justify": "right"}),
-                    ("misses ≥", {"justify": "right"}),
-                    ("counter", {"justify": "right"})):
-        table.add_column(col, **kw)
+                  show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True,
+                  pad_edge=False)
+    wide = console.width >= 120
+    table.add_column("where", min_width=12, max_width=22, no_wrap=True, overflow="ellipsis")
+    table.add_column("site", max_width=30 if wide else 24, no_wrap=True, overflow="ellipsis")
+    table.add_column("form at exit", max_width=26, no_wrap=True, overflow="ellipsis")
+    if wide:
+        table.add_column("classes", max_width=18, no_wrap=True, overflow="ellipsis")
+    table.add_column("re-tgt", justify="right", no_wrap=True, min_width=6)
+    table.add_column("falls", justify="right", no_wrap=True, min_width=5)
+    table.add_column("misses≥", justify="right", no_wrap=True, min_width=7)
+    if wide:
+        table.add_column("counter", justify="right", no_wrap=True, min_width=7)
     rows.sort(key=lambda r: (r.code["filename"], r.line or 0, r.col or 0))
     for r in rows:
         f = r.final
@@ -241,14 +250,18 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
         misses = format(r.misses, ",") if r.misses else ""
         if r.misses and not r.misses_exact:
             misses += "*"
-        table.add_row(
-            "%s:%s" % (os.path.basename(r.code["filename"]), r.line),
-            r.code["qualname"], r.source or r.argrepr,
-            Text(f.opname, style=_COLOURS.get(v, "")),
-            ", ".join(c.rsplit(".", 1)[-1] for c in r.classes),
-            str(r.retargets) if r.retargets else "",
-            str(r.fallbacks) if r.fallbacks else "",
-            misses, counter)
+        fn = r.code["qualname"]
+        site = Text(fn + ": " if fn != "<module>" else "", style="dim")
+        site.append(r.source or r.argrepr or r.family)
+        cells = ["%s:%s" % (os.path.basename(r.code["filename"]), r.line), site,
+                 Text(f.opname, style=_COLOURS.get(v, ""))]
+        if wide:
+            cells.append(", ".join(short_name(c) for c in r.classes))
+        cells += [str(r.retargets) if r.retargets else "",
+                  str(r.fallbacks) if r.fallbacks else "", misses]
+        if wide:
+            cells.append(counter)
+        table.add_row(*cells)
     console.print(table)
     if any(r.misses and not r.misses_exact for r in rows):
         console.print("* a lower bound: a re-specialization fell between two "

@@ -1,0 +1,207 @@
+"""BINARY_SUBSCR and its 5 members.
+
+`container[sub]`:
+- exact list / tuple / str with an exact int index that is non-negative and
+  compact (< 2**30) -> LIST_INT / TUPLE_INT / STR_INT (a negative or big
+  index, or a slice, fails).  Guards: both types, the index still
+  non-negative compact and < len; STR_INT also needs the character to be
+  ASCII (< 128), as CPython takes it from its table of one-character strings.
+- exact dict -> DICT.
+- an instance of a heap type whose `__getitem__` is a plain Python function
+  with 2 parameters and a simple signature -> GETITEM.  As in CPython, the
+  function and its version are kept *on the type* (ht->_spec_cache), not in
+  the site: the guard is "the container's type has a cached __getitem__
+  whose function version still matches", so a site specialized for one
+  class also hits for another class that some site cached.  Any
+  modification of the type drops its cached __getitem__.  A hit pushes a
+  frame for the interpreted __getitem__ (no host recursion).
+"""
+
+import types
+import weakref
+
+from quickening.interp import facts, functions
+from quickening.interp.frame import Frame
+from quickening.interp.ops import containers
+from quickening.interp.ops.registry import SWITCH
+from quickening.interp.quicken import Family
+
+FAMILY = Family("BINARY_SUBSCR", [
+    "BINARY_SUBSCR_DICT", "BINARY_SUBSCR_GETITEM", "BINARY_SUBSCR_LIST_INT",
+    "BINARY_SUBSCR_STR_INT", "BINARY_SUBSCR_TUPLE_INT",
+])
+
+_generic = containers.binary_subscr
+_COMPACT = 1 << 30
+_HEAPTYPE = facts.TPFLAGS_HEAPTYPE
+FunctionType = types.FunctionType
+
+
+@FAMILY.adaptive()
+def binary_subscr(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, stack[-2], stack[-1])
+        return site.pc
+    cells[site.ci] = counter - 16
+    return _generic(f, stack, site.arg, nxt)
+
+
+# -- the type's specialization cache (PyHeapTypeObject._spec_cache) ------------------
+# id(type) -> (weakref to the type, its version when cached, __getitem__, function version).
+# CPython clears the entry in PyType_Modified; a modified type has a new (or no)
+# version, so an entry whose version no longer matches is treated as cleared.
+_GETITEM_CACHE = {}
+
+
+def _cache_getitem(t, func, version):
+    key = id(t)
+
+    def forget(ref, key=key):
+        if _GETITEM_CACHE.get(key, (None,))[0] is ref:
+            del _GETITEM_CACHE[key]
+    _GETITEM_CACHE[key] = (weakref.ref(t, forget), facts.assign_type_version(t), func, version)
+
+
+# -- the specializer --------------------------------------------------------------
+def _lookup(t, name):
+    for klass in t.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
+
+
+def specialize(site, container, sub):
+    t = type(container)
+    if t is list or t is tuple or t is str:
+        if type(sub) is int:
+            if 0 <= sub < _COMPACT:
+                if t is list:
+                    return site.specialize("BINARY_SUBSCR_LIST_INT", binary_subscr_list_int)
+                if t is tuple:
+                    return site.specialize("BINARY_SUBSCR_TUPLE_INT", binary_subscr_tuple_int)
+                return site.specialize("BINARY_SUBSCR_STR_INT", binary_subscr_str_int)
+            return site.fail("OUT_OF_RANGE")
+        if type(sub) is slice:
+            return site.fail({list: "SUBSCR_LIST_SLICE", tuple: "SUBSCR_TUPLE_SLICE",
+                              str: "SUBSCR_STRING_SLICE"}[t])
+        return site.fail("OTHER")
+    if t is dict:
+        return site.specialize("BINARY_SUBSCR_DICT", binary_subscr_dict)
+    getitem = _lookup(t, "__getitem__")
+    if type(getitem) is FunctionType:
+        if not t.__flags__ & _HEAPTYPE:
+            return site.fail("SUBSCR_NOT_HEAP_TYPE")
+        code = getitem.__code__
+        if code.co_flags & 0xC or code.co_kwonlyargcount:   # *args, **kwargs, keyword-only
+            return site.fail("CODE_COMPLEX_PARAMETERS")
+        if not code.co_flags & 0x1:                        # CO_OPTIMIZED
+            return site.fail("CODE_NOT_OPTIMIZED")
+        if code.co_argcount != 2:
+            return site.fail("WRONG_NUMBER_ARGUMENTS")
+        version = facts.func_version(getitem)
+        if not version:
+            return site.fail("OUT_OF_VERSIONS")
+        _cache_getitem(t, getitem, version)
+        return site.specialize("BINARY_SUBSCR_GETITEM", binary_subscr_getitem)
+    return site.fail(failure_kind(t, sub))
+
+
+def failure_kind(t, sub):
+    if t.__module__ == "array" and t.__name__ == "array":
+        prefix = "SUBSCR_ARRAY"
+    elif hasattr(t, "__buffer__"):
+        prefix = "SUBSCR_BUFFER"
+    else:
+        if type(sub) is int and hasattr(t, "__getitem__") and hasattr(t, "__len__"):
+            return "SUBSCR_SEQUENCE_INT"
+        return "OTHER"
+    if type(sub) is int:
+        return prefix + "_INT"
+    if type(sub) is slice:
+        return prefix + "_SLICE"
+    return "OTHER"
+
+
+def _deopt(f, stack, site, nxt):
+    site.misses += 1
+    return binary_subscr(f, stack, site, nxt)
+
+
+# -- members: guards first, then the operation ---------------------------------------
+def binary_subscr_list_int(f, stack, site, nxt):
+    sub = stack[-1]
+    container = stack[-2]
+    if type(sub) is int and type(container) is list and 0 <= sub < _COMPACT and sub < len(container):
+        del stack[-1]
+        stack[-1] = container[sub]
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def binary_subscr_tuple_int(f, stack, site, nxt):
+    sub = stack[-1]
+    container = stack[-2]
+    if type(sub) is int and type(container) is tuple and 0 <= sub < _COMPACT and sub < len(container):
+        del stack[-1]
+        stack[-1] = container[sub]
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def binary_subscr_str_int(f, stack, site, nxt):
+    sub = stack[-1]
+    container = stack[-2]
+    if type(sub) is int and type(container) is str and 0 <= sub < _COMPACT and sub < len(container):
+        c = container[sub]
+        if c < "\x80":
+            del stack[-1]
+            stack[-1] = c
+            return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def binary_subscr_dict(f, stack, site, nxt):
+    container = stack[-2]
+    if type(container) is dict:
+        sub = stack.pop()
+        # an exact dict has no __missing__: a missing key is a plain KeyError
+        stack[-1] = container[sub]
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+_MEM32 = facts.MEM32
+_TYPE_VERSION = facts.TYPE_VERSION_TAG
+_FUNC_VERSION = facts.FUNC_VERSION
+
+
+def binary_subscr_getitem(f, stack, site, nxt):
+    container = stack[-2]
+    t = type(container)
+    entry = _GETITEM_CACHE.get(id(t))
+    if (entry is not None and entry[0]() is t
+            and _MEM32[(id(t) + _TYPE_VERSION) >> 2] == entry[1]):
+        func = entry[2]
+        if _MEM32[(id(func) + _FUNC_VERSION) >> 2] == entry[3]:
+            sub = stack.pop()
+            del stack[-1]
+            f.pc = nxt
+            info = functions.TRAMPOLINES.get(id(func.__code__))
+            if info is None or info.is_generator_like:
+                # a function the interpreter does not run (or a generator): call it
+                stack.append(func(container, sub))
+                return nxt
+            if info.exact_call_tail is not None:
+                args = [container, sub]
+                args += info.exact_call_tail
+                if info.nfree:
+                    args += func.__closure__
+                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f, f.depth + 1)
+                callee.func = func
+            else:
+                callee = functions.new_frame(info, func, (container, sub), None, f.depth + 1)
+            f.callee = callee
+            return SWITCH
+    return _deopt(f, stack, site, nxt)

@@ -1,0 +1,652 @@
+"""CALL and its 20 members.
+
+The specializer looks at the callable on the stack (and whether the self
+slot holds a value: nargs = oparg + 1 then), as CPython 3.13 does:
+
+  exact builtin function        METH_O -> LEN (len) / BUILTIN_O, nargs must be 1;
+                                METH_FASTCALL -> ISINSTANCE (isinstance, nargs 2) /
+                                BUILTIN_FAST; FASTCALL|KEYWORDS ->
+                                BUILTIN_FAST_WITH_KEYWORDS; other -> NON_PY_GENERAL
+  Python function               PY_EXACT_ARGS (simple signature, argcount == nargs)
+                                or PY_GENERAL; version 0 or non-optimized code fail
+  bound method of a Python fn   BOUND_METHOD_EXACT_ARGS / BOUND_METHOD_GENERAL;
+                                any other im_func fails (CALL_BOUND_METHOD)
+  immutable type                STR_1 / TYPE_1 / TUPLE_1 (oparg == nargs == 1),
+                                BUILTIN_CLASS (has vectorcall), else fail
+  class, metaclass `type`,      ALLOC_AND_ENTER_INIT (object.__new__, inline values,
+  object.__new__                simple Python __init__ taking nargs + 1), the
+                                other cases NON_PY_GENERAL with the kind recorded
+  method descriptor             METHOD_DESCRIPTOR_NOARGS / _O (LIST_APPEND) / _FAST /
+                                _FAST_WITH_KEYWORDS, arity mismatches fail
+  anything else                 NON_PY_GENERAL
+
+Members that CPython runs by pushing a frame (PY_*, BOUND_METHOD_*,
+ALLOC_AND_ENTER_INIT) push an interpreted Frame and return SWITCH.  A
+function that the interpreter does not run (no trampoline: made natively)
+is called natively, and a generator-like one returns its native driver
+object, as the generic CALL does.  Builtins answered for the interpreted
+frame (runtime.INTERCEPTS: super(), locals(), exec ...) are routed there by
+every member that may see them.
+"""
+
+import builtins
+import collections
+import sys
+from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, MethodType
+
+from quickening.interp import facts, host
+from quickening.interp.frame import Frame
+from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.quicken import Family, pack32
+
+FAMILY = Family("CALL", [
+    "CALL_BOUND_METHOD_EXACT_ARGS", "CALL_PY_EXACT_ARGS", "CALL_TYPE_1", "CALL_STR_1",
+    "CALL_TUPLE_1", "CALL_BUILTIN_CLASS", "CALL_BUILTIN_O", "CALL_BUILTIN_FAST",
+    "CALL_BUILTIN_FAST_WITH_KEYWORDS", "CALL_LEN", "CALL_ISINSTANCE", "CALL_LIST_APPEND",
+    "CALL_METHOD_DESCRIPTOR_O", "CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
+    "CALL_METHOD_DESCRIPTOR_NOARGS", "CALL_METHOD_DESCRIPTOR_FAST",
+    "CALL_ALLOC_AND_ENTER_INIT", "CALL_PY_GENERAL", "CALL_BOUND_METHOD_GENERAL",
+    "CALL_NON_PY_GENERAL",
+])
+
+_MEM32 = facts.MEM32
+_FV = facts.FUNC_VERSION
+_TV = facts.TYPE_VERSION_TAG
+_METH_O = facts.METH_O
+_METH_NOARGS = facts.METH_NOARGS
+_METH_FASTCALL = facts.METH_FASTCALL
+_METH_FAST_KW = facts.METH_FASTCALL | facts.METH_KEYWORDS
+_MASK = facts.METH_CONVENTION_MASK
+_cflags = facts.cfunction_flags
+_dflags = facts.method_descr_flags
+_TYPE_SUBCLASS = 1 << 31
+_CO_OPTIMIZED = 0x0001
+_CO_COMPLEX = 0x0004 | 0x0008          # CO_VARARGS | CO_VARKEYWORDS
+_POP_TOP = host.OPMAP["POP_TOP"]
+
+# interp->callable_cache: the objects captured when the interpreter started
+_LEN = builtins.len
+_ISINSTANCE = builtins.isinstance
+_LIST_APPEND = list.append
+_object_new = object.__new__
+_getrecursionlimit = sys.getrecursionlimit
+
+
+# -- late bindings (functions.py imports codeinfo, which imports the families) ----
+TRAMPOLINES = INTERCEPTS = _generic = _new_frame = _wrap = None
+
+
+def _bind():
+    global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap
+    from quickening.interp import functions, generators
+    from quickening.interp.ops import calls
+    TRAMPOLINES = functions.TRAMPOLINES
+    INTERCEPTS = calls.INTERCEPTS
+    _generic = calls.call
+    _new_frame = functions.new_frame
+    _wrap = generators.wrap
+
+
+# -- the base instruction --------------------------------------------------------------
+@FAMILY.adaptive()
+def call(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, f, stack)
+        return site.pc
+    cells[site.ci] = counter - 16
+    if _generic is None:
+        _bind()
+    return _generic(f, stack, site.oparg, nxt)
+
+
+def _deopt(f, stack, site, nxt):
+    site.misses += 1
+    return call(f, stack, site, nxt)
+
+
+# -- the specializer ------------------------------------------------------------------
+def specialize(site, f, stack):
+    if _generic is None:
+        _bind()
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    callable_ = stack[base]
+    nargs = oparg if stack[base + 1] is NULL else oparg + 1
+    t = type(callable_)
+    if t is BuiltinFunctionType:
+        return _specialize_c_call(site, callable_, nargs)
+    if t is FunctionType:
+        return _specialize_py_call(site, callable_, nargs, False)
+    if t.__flags__ & _TYPE_SUBCLASS:
+        return _specialize_class_call(site, callable_, nargs)
+    if t is MethodDescriptorType:
+        return _specialize_method_descriptor(site, callable_, nargs)
+    if t is MethodType:
+        func = callable_.__func__
+        if type(func) is FunctionType:
+            return _specialize_py_call(site, func, nargs, True)
+        return site.fail("CALL_BOUND_METHOD")
+    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+
+
+def _record(site, kind):
+    """A failure kind pystats records although the site still specializes."""
+    if site.failures is None:
+        site.failures = collections.Counter()
+    site.failures[kind] += 1
+
+
+def _function_kind(code):
+    if code.co_flags & _CO_COMPLEX or code.co_kwonlyargcount:
+        return "CODE_COMPLEX_PARAMETERS"
+    if not code.co_flags & _CO_OPTIMIZED:
+        return "CODE_NOT_OPTIMIZED"
+    return None   # a simple function
+
+
+def _py_cache(func, version):
+    """What PY_* members keep: the version and how to enter the code it stands for."""
+    code = func.__code__
+    info = TRAMPOLINES.get(id(code))
+    enterable = info is not None and not info.is_generator_like
+    tail = info.exact_call_tail if enterable else None
+    return (version, code.co_argcount, info, tail, bool(enterable and info.nfree), enterable)
+
+
+def _specialize_py_call(site, func, nargs, bound_method):
+    # PEP 523 (a custom frame evaluator) is never active in this process
+    kind = _function_kind(func.__code__)
+    if kind == "CODE_NOT_OPTIMIZED":
+        return site.fail(kind)
+    argcount = func.__code__.co_argcount if kind is None else -1
+    version = _MEM32[(id(func) + _FV) >> 2]
+    if version == 0:
+        return site.fail("OUT_OF_VERSIONS")
+    cache = _py_cache(func, version)
+    cells = pack32(version)
+    if argcount == nargs:
+        if bound_method:
+            return site.specialize("CALL_BOUND_METHOD_EXACT_ARGS", bound_method_exact_args,
+                                   cache, cells)
+        return site.specialize("CALL_PY_EXACT_ARGS", py_exact_args, cache, cells)
+    if bound_method:
+        return site.specialize("CALL_BOUND_METHOD_GENERAL", bound_method_general, cache, cells)
+    return site.specialize("CALL_PY_GENERAL", py_general, cache, cells)
+
+
+def _specialize_c_call(site, fn, nargs):
+    if not facts.cfunction_has_code(fn):
+        return site.fail("OTHER")
+    raw = _cflags(fn)
+    flags = raw & _MASK
+    # the members guard on the exact flags; the cached callable skips that check
+    cache = (fn if raw == flags else None, INTERCEPTS.get(id(fn)))
+    if flags == _METH_O:
+        if nargs != 1:
+            return site.fail("WRONG_NUMBER_ARGUMENTS")
+        if fn is _LEN:
+            return site.specialize("CALL_LEN", call_len)
+        return site.specialize("CALL_BUILTIN_O", builtin_o, cache)
+    if flags == _METH_FASTCALL:
+        if nargs == 2 and fn is _ISINSTANCE:
+            return site.specialize("CALL_ISINSTANCE", call_isinstance)
+        return site.specialize("CALL_BUILTIN_FAST", builtin_fast, cache)
+    if flags == _METH_FAST_KW:
+        return site.specialize("CALL_BUILTIN_FAST_WITH_KEYWORDS", builtin_fast_with_keywords,
+                               cache)
+    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+
+
+def _specialize_class_call(site, tp, nargs):
+    flags = tp.__flags__
+    if flags & facts.TPFLAGS_IMMUTABLETYPE:
+        if nargs == 1 and site.oparg == 1:
+            if tp is str:
+                return site.specialize("CALL_STR_1", str_1)
+            if tp is type:
+                return site.specialize("CALL_TYPE_1", type_1)
+            if tp is tuple:
+                return site.specialize("CALL_TUPLE_1", tuple_1)
+        if facts.type_has_vectorcall(tp):
+            return site.specialize("CALL_BUILTIN_CLASS", builtin_class,
+                                   (tp, INTERCEPTS.get(id(tp))))
+        return site.fail("CALL_STR" if tp is str else "CALL_CLASS_NO_VECTORCALL")
+    if type(tp) is not type:
+        return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+    if facts.type_new_is_object_new(tp):
+        init = _init_for_simple_managed_python_class(site, tp)
+        version = facts.type_version(tp)
+        if version == 0:
+            return site.fail("OUT_OF_VERSIONS")
+        if init is not None:
+            if init.__code__.co_argcount != nargs + 1:
+                return site.fail("WRONG_NUMBER_ARGUMENTS")
+            return site.specialize("CALL_ALLOC_AND_ENTER_INIT", alloc_and_enter_init,
+                                   [version, init, None, -1, None, None, False],
+                                   pack32(version))
+    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+
+
+def _lookup(tp, name):
+    """_PyType_Lookup: the name in the MRO's dicts, no descriptor protocol."""
+    for klass in tp.__mro__:
+        d = klass.__dict__
+        if name in d:
+            return d[name]
+    return None
+
+
+def _init_for_simple_managed_python_class(site, tp):
+    flags = tp.__flags__
+    if not facts.type_alloc_is_generic(tp):
+        _record(site, "OVERRIDDEN")
+        return None
+    if not flags & facts.TPFLAGS_INLINE_VALUES:
+        _record(site, "CALL_INIT_NOT_INLINE_VALUES")
+        return None
+    if not flags & facts.TPFLAGS_HEAPTYPE:
+        _record(site, "EXPECTED_ERROR")
+        return None
+    init = _lookup(tp, "__init__")
+    facts.assign_type_version(tp)     # the lookup goes through the type cache
+    if type(init) is not FunctionType:
+        _record(site, "CALL_INIT_NOT_PYTHON")
+        return None
+    if _function_kind(init.__code__) is not None:
+        _record(site, "CALL_INIT_NOT_SIMPLE")
+        return None
+    return init
+
+
+def _specialize_method_descriptor(site, descr, nargs):
+    raw = _dflags(descr)
+    flags = raw & _MASK
+    cache = (descr if raw == flags else None, descr.__objclass__, INTERCEPTS.get(id(descr)))
+    if flags == _METH_NOARGS:
+        if nargs != 1:
+            return site.fail("WRONG_NUMBER_ARGUMENTS")
+        return site.specialize("CALL_METHOD_DESCRIPTOR_NOARGS", method_descriptor_noargs, cache)
+    if flags == _METH_O:
+        if nargs != 2:
+            return site.fail("WRONG_NUMBER_ARGUMENTS")
+        info = site.info
+        pop = site.nxt < len(info.opcodes) and info.opcodes[site.nxt] == _POP_TOP
+        if descr is _LIST_APPEND and site.oparg == 1 and pop:
+            return site.specialize("CALL_LIST_APPEND", list_append)
+        return site.specialize("CALL_METHOD_DESCRIPTOR_O", method_descriptor_o, cache)
+    if flags == _METH_FASTCALL:
+        return site.specialize("CALL_METHOD_DESCRIPTOR_FAST", method_descriptor_fast, cache)
+    if flags == _METH_FAST_KW:
+        return site.specialize("CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
+                               method_descriptor_fast_with_keywords, cache)
+    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+
+
+# -- helpers shared by the members ----------------------------------------------------
+def _call_native(f, stack, func, args, special, nxt):
+    """Call a callable natively (or through its intercept) and push the result."""
+    f.pc = nxt
+    if special is not None:
+        stack.append(special(f, func, args, None))
+    else:
+        stack.append(func(*args))
+    return nxt
+
+
+def _enter_other(f, stack, func, info, args, nxt):
+    """A Python function the fast path does not enter: native, or generator-like."""
+    if info is None:
+        return _call_native(f, stack, func, args, INTERCEPTS.get(id(func)), nxt)
+    frame = _new_frame(info, func, args, None, f.depth + 1)
+    f.pc = nxt
+    if info.is_generator_like:
+        stack.append(_wrap(frame))
+        return nxt
+    f.callee = frame
+    return SWITCH
+
+
+def _deep(f):
+    """_CHECK_STACK_SPACE's recursion headroom: deopt next to the limit."""
+    return f.depth + 2 > _getrecursionlimit()
+
+
+# -- members that push a frame -------------------------------------------------------------
+def py_exact_args(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    func = stack[base]
+    version, argcount, info, tail, has_free, _ = site.cache
+    if type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version:
+        if stack[base + 1] is NULL:
+            if argcount == oparg and (f.depth < 900 or not _deep(f)):
+                args = stack[base + 2:]
+                del stack[base:]
+                if tail is None:
+                    return _enter_other(f, stack, func, info, args, nxt)
+                args += tail
+                if has_free:
+                    args += func.__closure__
+                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                 f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+        elif argcount == oparg + 1 and (f.depth < 900 or not _deep(f)):
+            args = stack[base + 1:]
+            del stack[base:]
+            if tail is None:
+                return _enter_other(f, stack, func, info, args, nxt)
+            args += tail
+            if has_free:
+                args += func.__closure__
+            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                             f.depth + 1)
+            f.pc = nxt
+            return SWITCH
+    return _deopt(f, stack, site, nxt)
+
+
+def bound_method_exact_args(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    method = stack[base]
+    if stack[base + 1] is NULL and type(method) is MethodType:
+        # unpack first: a guard failing below leaves (function, self) for CALL
+        func = stack[base] = method.__func__
+        stack[base + 1] = method.__self__
+        version, argcount, info, tail, has_free, _ = site.cache
+        if (type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version
+                and argcount == oparg + 1 and (f.depth < 900 or not _deep(f))):
+            args = stack[base + 1:]
+            del stack[base:]
+            if tail is None:
+                return _enter_other(f, stack, func, info, args, nxt)
+            args += tail
+            if has_free:
+                args += func.__closure__
+            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                             f.depth + 1)
+            f.pc = nxt
+            return SWITCH
+    return _deopt(f, stack, site, nxt)
+
+
+def py_general(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    func = stack[base]
+    cache = site.cache
+    if type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == cache[0]:
+        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
+        del stack[base:]
+        info = cache[2]
+        if not cache[5]:
+            return _enter_other(f, stack, func, info, args, nxt)
+        f.callee = _new_frame(info, func, args, None, f.depth + 1)
+        f.pc = nxt
+        return SWITCH
+    return _deopt(f, stack, site, nxt)
+
+
+def bound_method_general(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    method = stack[base]
+    if type(method) is MethodType:
+        func = method.__func__
+        cache = site.cache
+        if (type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == cache[0]
+                and stack[base + 1] is NULL):
+            args = stack[base + 1:]
+            args[0] = method.__self__
+            del stack[base:]
+            info = cache[2]
+            if not cache[5]:
+                return _enter_other(f, stack, func, info, args, nxt)
+            f.callee = _new_frame(info, func, args, None, f.depth + 1)
+            f.pc = nxt
+            return SWITCH
+    return _deopt(f, stack, site, nxt)
+
+
+class _InitCleanup:
+    """The shim frame CALL_ALLOC_AND_ENTER_INIT pushes under __init__: check that
+    it returned None, and push the new object for the caller."""
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def on_return(self, frame, value, caller):
+        if value is not None:
+            raise TypeError(f"__init__() should return None, not '{type(value).__name__}'")
+        caller.stack.append(self.obj)
+        return caller.pc
+
+    def on_unwind(self, frame, exc):
+        pass
+
+
+def alloc_and_enter_init(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    tp = stack[base]
+    cache = site.cache
+    if (stack[base + 1] is NULL and type(tp).__flags__ & _TYPE_SUBCLASS
+            and _MEM32[(id(tp) + _TV) >> 2] == cache[0]):
+        init = cache[1]
+        code = init.__code__
+        if code is not cache[2]:
+            # __init__'s code may change without the class changing: re-read it
+            info = TRAMPOLINES.get(id(code))
+            enterable = info is not None and not info.is_generator_like
+            cache[2] = code
+            cache[3] = code.co_argcount
+            cache[4] = info
+            cache[5] = info.exact_call_tail if enterable else None
+            cache[6] = bool(enterable and info.nfree)
+        if cache[3] == oparg + 1:
+            obj = _object_new(tp)
+            args = stack[base + 1:]
+            args[0] = obj
+            del stack[base:]
+            tail = cache[5]
+            f.pc = nxt
+            if tail is None:
+                # __init__ not run by the interpreter (native, or generator-like)
+                result = init(*args)
+                if result is not None:
+                    raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
+                stack.append(obj)
+                return nxt
+            args += tail
+            if cache[6]:
+                args += init.__closure__
+            frame = Frame(cache[4], args, init.__globals__, init.__builtins__, None, f,
+                          f.depth + 1)
+            frame.inline = _InitCleanup(obj)
+            frame.func = init
+            f.callee = frame
+            return SWITCH
+    return _deopt(f, stack, site, nxt)
+
+
+# -- members that call natively -------------------------------------------------------------
+def non_py_general(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    func = stack[base]
+    tf = type(func)
+    if tf is not FunctionType and tf is not MethodType:
+        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
+        del stack[base:]
+        return _call_native(f, stack, func, args, INTERCEPTS.get(id(func)), nxt)
+    return _deopt(f, stack, site, nxt)
+
+
+def type_1(f, stack, site, nxt):
+    if stack[-3] is type and stack[-2] is NULL:
+        arg = stack.pop()
+        del stack[-1]
+        stack[-1] = type(arg)
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def str_1(f, stack, site, nxt):
+    if stack[-3] is str and stack[-2] is NULL:
+        arg = stack.pop()
+        del stack[-2:]
+        f.pc = nxt
+        stack.append(str(arg))
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def tuple_1(f, stack, site, nxt):
+    if stack[-3] is tuple and stack[-2] is NULL:
+        arg = stack.pop()
+        del stack[-2:]
+        f.pc = nxt
+        stack.append(tuple(arg))
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def builtin_class(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    tp = stack[base]
+    cached, special = site.cache
+    if tp is not cached:
+        if not (type(tp).__flags__ & _TYPE_SUBCLASS and facts.type_has_vectorcall(tp)):
+            return _deopt(f, stack, site, nxt)
+        special = INTERCEPTS.get(id(tp))
+    args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
+    del stack[base:]
+    return _call_native(f, stack, tp, args, special, nxt)
+
+
+def _c_function_member(flags_required, arity):
+    """BUILTIN_O / BUILTIN_FAST / BUILTIN_FAST_WITH_KEYWORDS: any exact builtin
+    function whose ml_flags are exactly the member's (not only the one cached)."""
+    def member(f, stack, site, nxt):
+        oparg = site.oparg
+        base = len(stack) - oparg - 2
+        fn = stack[base]
+        selfless = stack[base + 1] is NULL
+        if arity and (oparg if selfless else oparg + 1) != arity:
+            return _deopt(f, stack, site, nxt)
+        cached, special = site.cache
+        if fn is not cached:
+            if type(fn) is not BuiltinFunctionType or _cflags(fn) != flags_required:
+                return _deopt(f, stack, site, nxt)
+            special = INTERCEPTS.get(id(fn))
+        args = stack[base + 2:] if selfless else stack[base + 1:]
+        del stack[base:]
+        f.pc = nxt
+        if special is not None:
+            stack.append(special(f, fn, args, None))
+        else:
+            stack.append(fn(*args))
+        return nxt
+    return member
+
+
+builtin_o = _c_function_member(_METH_O, 1)
+builtin_fast = _c_function_member(_METH_FASTCALL, 0)
+builtin_fast_with_keywords = _c_function_member(_METH_FAST_KW, 0)
+builtin_o.__name__ = "builtin_o"
+builtin_fast.__name__ = "builtin_fast"
+builtin_fast_with_keywords.__name__ = "builtin_fast_with_keywords"
+
+
+def call_len(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    if stack[base] is _LEN:
+        if stack[base + 1] is NULL:
+            if oparg == 1:
+                arg = stack.pop()
+                del stack[-1]
+                f.pc = nxt
+                stack[-1] = _LEN(arg)
+                return nxt
+        elif oparg == 0:
+            arg = stack.pop()
+            f.pc = nxt
+            stack[-1] = _LEN(arg)
+            return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def call_isinstance(f, stack, site, nxt):
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    if stack[base] is _ISINSTANCE:
+        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
+        if len(args) == 2:
+            del stack[base:]
+            f.pc = nxt
+            stack.append(_ISINSTANCE(args[0], args[1]))
+            return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def list_append(f, stack, site, nxt):
+    # oparg is 1: [list.append, self, item]
+    if stack[-3] is _LIST_APPEND:
+        lst = stack[-2]
+        t = type(lst)
+        if t is list:
+            item = stack.pop()
+            del stack[-2:]
+            lst.append(item)
+            return nxt + 1          # the POP_TOP that follows is skipped
+        if lst is not NULL and issubclass(t, list):
+            item = stack.pop()
+            del stack[-2:]
+            _LIST_APPEND(lst, item)
+            return nxt + 1
+    return _deopt(f, stack, site, nxt)
+
+
+def _method_descriptor_member(flags_required, arity):
+    """METHOD_DESCRIPTOR_*: any method descriptor with exactly these ml_flags,
+    called on an object of exactly the descriptor's class."""
+    def member(f, stack, site, nxt):
+        oparg = site.oparg
+        base = len(stack) - oparg - 2
+        descr = stack[base]
+        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
+        n = len(args)
+        if (n != arity) if arity else (n == 0):
+            return _deopt(f, stack, site, nxt)
+        cached, objclass, special = site.cache
+        if descr is not cached:
+            if type(descr) is not MethodDescriptorType or _dflags(descr) != flags_required:
+                return _deopt(f, stack, site, nxt)
+            objclass = descr.__objclass__
+            special = INTERCEPTS.get(id(descr))
+        if type(args[0]) is not objclass:
+            return _deopt(f, stack, site, nxt)
+        del stack[base:]
+        f.pc = nxt
+        if special is not None:
+            stack.append(special(f, descr, args, None))
+        else:
+            stack.append(descr(*args))
+        return nxt
+    return member
+
+
+method_descriptor_noargs = _method_descriptor_member(_METH_NOARGS, 1)
+method_descriptor_o = _method_descriptor_member(_METH_O, 2)
+method_descriptor_fast = _method_descriptor_member(_METH_FASTCALL, 0)
+method_descriptor_fast_with_keywords = _method_descriptor_member(_METH_FAST_KW, 0)
+method_descriptor_noargs.__name__ = "method_descriptor_noargs"
+method_descriptor_o.__name__ = "method_descriptor_o"
+method_descriptor_fast.__name__ = "method_descriptor_fast"
+method_descriptor_fast_with_keywords.__name__ = "method_descriptor_fast_with_keywords"

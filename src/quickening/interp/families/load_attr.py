@@ -1,0 +1,668 @@
+"""LOAD_ATTR and its 12 members.
+
+The base instruction counts down; at zero the specializer classifies the
+owner on its *live* value (Python/specialize.c's _Py_Specialize_LoadAttr):
+
+1. an exact module whose dict has str keys, no `__getattr__` and the name at
+   an index < 2**16                                   -> MODULE
+2. a class (metaclass exactly `type`, the name not on `type`) whose attribute
+   is a plain value or a method descriptor            -> CLASS
+3. anything else: `analyze_descriptor` classifies the name on type(owner):
+   absent (instance attribute)    -> INSTANCE_VALUE (inline values) / WITH_HINT (dict)
+   object member slot, __class__  -> SLOT
+   property with a simple 1-arg Python getter         -> PROPERTY (pushes a frame)
+   Python __getattribute__ (2 args, no __getattr__)   -> GETATTRIBUTE_OVERRIDDEN (frame)
+   method, method-call form       -> METHOD_WITH_VALUES / METHOD_NO_DICT / METHOD_LAZY_DICT
+   plain class value, plain load  -> NONDESCRIPTOR_WITH_VALUES / NONDESCRIPTOR_NO_DICT
+   and every other case fails with pystats' kind.
+
+Each member checks CPython's guards (the type version, inline values valid,
+keys versions, the slot or dict entry non-NULL ...) by reading memory through
+facts; a failed guard counts a miss and jumps into the base instruction,
+which counts down to re-specialization at the 53rd miss.  When the guards
+pass, the fast operation may use getattr: the guards guarantee it computes
+what CPython's specialized instruction would.
+
+The method-call form (oparg & 1) pushes (method, self) when CPython does
+(_PyObject_GetMethod in the base instruction, the METHOD_* members), and
+(attribute, NULL) otherwise.
+"""
+
+from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperType,
+                   ModuleType, MemberDescriptorType, ClassMethodDescriptorType)
+
+from quickening.interp import facts, functions
+from quickening.interp.frame import Frame
+from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.quicken import Family, pack32
+
+FAMILY = Family("LOAD_ATTR", [
+    "LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_MODULE", "LOAD_ATTR_WITH_HINT", "LOAD_ATTR_SLOT",
+    "LOAD_ATTR_CLASS", "LOAD_ATTR_PROPERTY", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
+    "LOAD_ATTR_METHOD_WITH_VALUES", "LOAD_ATTR_METHOD_NO_DICT", "LOAD_ATTR_METHOD_LAZY_DICT",
+    "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", "LOAD_ATTR_NONDESCRIPTOR_NO_DICT",
+])
+
+M8 = facts.MEM8
+M32 = facts.MEM32
+M64 = facts.MEM64
+TV = facts.TYPE_VERSION_TAG
+FV = facts.FUNC_VERSION
+MANAGED_DICT_OFFSET = facts.MANAGED_DICT          # -24
+GENERIC_GETATTR = facts.GENERIC_GETATTR
+GENERIC_SETATTR = facts.GENERIC_SETATTR
+F_INLINE_VALUES = facts.TPFLAGS_INLINE_VALUES
+F_MANAGED_DICT = facts.TPFLAGS_MANAGED_DICT
+F_IMMUTABLE = facts.TPFLAGS_IMMUTABLETYPE
+F_METHOD_DESCRIPTOR = facts.TPFLAGS_METHOD_DESCRIPTOR
+F_TYPE_SUBCLASS = 1 << 31
+CO_VARARGS, CO_VARKEYWORDS, CO_OPTIMIZED = 0x04, 0x08, 0x01
+_type_lookup = facts.type_lookup
+_TRAMPOLINES = functions.TRAMPOLINES
+
+
+# -- what tp_getattro is (CPython's own slot functions, learned from probe classes) --
+class _HookProbe:
+    def __getattr__(self, name):
+        raise AttributeError(name)
+
+
+class _SlotProbe:
+    def __getattribute__(self, name):
+        return None
+
+
+_SlotProbe().probe      # the first call replaces the hook by _Py_slot_tp_getattro
+GETATTR_HOOK = facts.type_getattro(_HookProbe)        # _Py_slot_tp_getattr_hook
+SLOT_GETATTRO = facts.type_getattro(_SlotProbe)       # _Py_slot_tp_getattro
+OBJECT_GETATTRIBUTE = object.__dict__["__getattribute__"]
+OBJECT_CLASS = object.__dict__["__class__"]
+
+# -- analyze_descriptor's classification ---------------------------------------------------
+OVERRIDING = "OVERRIDING"
+METHOD = "METHOD"
+PROPERTY = "PROPERTY"
+OBJECT_SLOT = "OBJECT_SLOT"
+OTHER_SLOT = "OTHER_SLOT"
+NON_OVERRIDING = "NON_OVERRIDING"
+BUILTIN_CLASSMETHOD = "BUILTIN_CLASSMETHOD"
+PYTHON_CLASSMETHOD = "PYTHON_CLASSMETHOD"
+NON_DESCRIPTOR = "NON_DESCRIPTOR"
+MUTABLE = "MUTABLE"
+ABSENT = "ABSENT"
+DUNDER_CLASS = "DUNDER_CLASS"
+GETSET_OVERRIDDEN = "GETSET_OVERRIDDEN"
+GETATTRIBUTE_IS_PYTHON_FUNCTION = "GETATTRIBUTE_IS_PYTHON_FUNCTION"
+
+
+def analyze_descriptor(t, name, store):
+    """(kind, descriptor) of `name` on type t, as specialize.c classifies it."""
+    has_getattr = False
+    if store:
+        if facts.type_setattro(t) != GENERIC_SETATTR:
+            return GETSET_OVERRIDDEN, None
+    else:
+        getattro = facts.type_getattro(t)
+        if getattro != GENERIC_GETATTR:
+            if getattro != GETATTR_HOOK and getattro != SLOT_GETATTRO:
+                return GETSET_OVERRIDDEN, None
+            getattribute = _type_lookup(t, "__getattribute__")
+            custom = getattribute is not None and getattribute is not OBJECT_GETATTRIBUTE
+            has_getattr = _type_lookup(t, "__getattr__") is not None
+            if custom:
+                if (getattro == SLOT_GETATTRO and not has_getattr
+                        and type(getattribute) is FunctionType):
+                    return GETATTRIBUTE_IS_PYTHON_FUNCTION, getattribute
+                return GETSET_OVERRIDDEN, None
+    descr = _type_lookup(t, name)
+    if descr is None:
+        return ABSENT, None
+    dt = type(descr)
+    flags = dt.__flags__
+    if not flags & F_IMMUTABLE:
+        return MUTABLE, descr
+    if facts.type_has_descr_set(dt):
+        if dt is MemberDescriptorType:
+            mtype = facts.member_def(descr)[0]
+            if mtype == facts.T_OBJECT_EX or mtype == facts.T_OBJECT:
+                return OBJECT_SLOT, descr
+            return OTHER_SLOT, descr
+        if dt is property:
+            return (GETSET_OVERRIDDEN if has_getattr else PROPERTY), descr
+        if name == "__class__" and descr is OBJECT_CLASS:
+            return DUNDER_CLASS, descr
+        if store:
+            return OVERRIDING, descr
+    if facts.type_has_descr_get(dt):
+        if flags & F_METHOD_DESCRIPTOR:
+            return METHOD, descr
+        if dt is ClassMethodDescriptorType:
+            return BUILTIN_CLASSMETHOD, descr
+        if dt is classmethod:
+            return PYTHON_CLASSMETHOD, descr
+        return NON_OVERRIDING, descr
+    return NON_DESCRIPTOR, descr
+
+
+# load_attr_fail_kind (pystats build): the failure of a kind that cannot specialize
+FAIL_KIND = {
+    OVERRIDING: "ATTR_OVERRIDING_DESCRIPTOR", METHOD: "ATTR_METHOD", PROPERTY: "ATTR_PROPERTY",
+    OBJECT_SLOT: "ATTR_OBJECT_SLOT", OTHER_SLOT: "ATTR_NON_OBJECT_SLOT", DUNDER_CLASS: "OTHER",
+    MUTABLE: "ATTR_MUTABLE_CLASS", GETSET_OVERRIDDEN: "OVERRIDDEN",
+    GETATTRIBUTE_IS_PYTHON_FUNCTION: "OVERRIDDEN", BUILTIN_CLASSMETHOD: "ATTR_BUILTIN_CLASS_METHOD",
+    PYTHON_CLASSMETHOD: "ATTR_CLASS_METHOD_OBJ", NON_OVERRIDING: "ATTR_NON_OVERRIDING_DESCRIPTOR",
+    NON_DESCRIPTOR: "ATTR_NOT_DESCRIPTOR", ABSENT: "ATTR_INSTANCE_ATTRIBUTE",
+}
+
+
+def function_check_args(fn, expected_argcount):
+    """None if fn is a simple function of `expected_argcount` parameters, else the kind."""
+    code = fn.__code__
+    flags = code.co_flags
+    if flags & (CO_VARARGS | CO_VARKEYWORDS) or code.co_kwonlyargcount:
+        return "CODE_COMPLEX_PARAMETERS"
+    if not flags & CO_OPTIMIZED:
+        return "CODE_NOT_OPTIMIZED"
+    if code.co_argcount != expected_argcount:
+        return "WRONG_NUMBER_ARGUMENTS"
+    return None
+
+
+def is_type(obj):
+    """PyType_Check."""
+    return type(obj).__flags__ & F_TYPE_SUBCLASS != 0
+
+
+def dict_object(addr):
+    """The dict at a (live) address."""
+    import ctypes
+    return ctypes.cast(addr, ctypes.py_object).value
+
+
+def managed_dict_lookup(owner, name):
+    """(status, index) of name in an instance's managed dict: status is None when
+    found, else the failure kind (NO_DICT, ATTR_NON_STRING_OR_SPLIT, ATTR_NOT_IN_DICT)."""
+    d = facts.managed_dict(owner)
+    if not d or M64[(d + 8) >> 3] != id(dict):
+        return "NO_DICT", -1
+    if M64[(d + facts.DICT_VALUES) >> 3]:
+        return "ATTR_NON_STRING_OR_SPLIT", -1
+    index = facts.keys_lookup_index(M64[(d + facts.DICT_KEYS) >> 3], name)
+    if index < 0:
+        return "ATTR_NOT_IN_DICT", -1
+    if index > 0xFFFF:
+        return "OUT_OF_RANGE", -1
+    return None, index
+
+
+def specialize_dict_access(site, owner, t, name, version, values_member, make_values,
+                           hint_member, make_hint):
+    """specialize_dict_access: an instance attribute in inline values or in the dict."""
+    flags = t.__flags__
+    if not flags & F_MANAGED_DICT:
+        return site.fail("ATTR_NOT_MANAGED_DICT")
+    if flags & F_INLINE_VALUES and facts.inline_values_valid(owner):
+        index = facts.keys_lookup_index(facts.shared_keys_address(t), name)
+        if index < 0:
+            return site.fail("ATTR_NOT_IN_KEYS")
+        if index > 0xFFFF:
+            return site.fail("OUT_OF_RANGE")
+        return _specialize(site, values_member, make_values(site, version, t.__basicsize__, index),
+                           version=version, w3=index)
+    status, index = managed_dict_lookup(owner, name)
+    if status is not None:
+        return site.fail(status)
+    return _specialize(site, hint_member, make_hint(site, version, index), version=version, w3=index)
+
+
+def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=None, obj=None):
+    """Rewrite the site, writing only the cache words CPython writes for `member`."""
+    cells = [site.cells[site.ci + i] for i in range(1, 9 if site.family is FAMILY else 4)]
+    if version is not None:
+        cells[0], cells[1] = pack32(version)
+    if w3 is not None:
+        cells[2] = w3
+    if w34 is not None:
+        cells[2], cells[3] = pack32(w34)
+    if obj is not None:
+        p = id(obj)
+        cells[4:8] = [p & 0xFFFF, (p >> 16) & 0xFFFF, (p >> 32) & 0xFFFF, (p >> 48) & 0xFFFF]
+    site.specialize(member, handler, cache, cells)
+
+
+# -- the base instruction ---------------------------------------------------------------
+def _decode(info, oparg, pc, nxt):
+    return info.names[oparg >> 1]
+
+
+_BOUND = (MethodType, BuiltinMethodType, MethodWrapperType)
+
+
+def load_method(owner, name):
+    """_PyObject_GetMethod: (method, self) when the type's generic lookup finds a
+    method descriptor not shadowed by the instance, else (attribute, NULL)."""
+    attr = getattr(owner, name)
+    ta = type(attr)
+    if (ta is MethodType or ta is BuiltinMethodType or ta is MethodWrapperType) \
+            and attr.__self__ is owner:
+        t = type(owner)
+        if facts.type_getattro(t) == GENERIC_GETATTR:
+            if ta is MethodType:
+                func = attr.__func__
+                if type(func).__flags__ & F_METHOD_DESCRIPTOR:
+                    return func, owner
+            else:
+                descr = _type_lookup(t, name)
+                if descr is not None and type(descr).__flags__ & F_METHOD_DESCRIPTOR:
+                    return descr, owner
+    return attr, NULL
+
+
+@FAMILY.adaptive(decode=_decode)
+def load_attr(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, stack[-1])
+        return site.pc
+    cells[site.ci] = counter - 16
+    if site.oparg & 1:
+        stack[-1], self_ = load_method(stack[-1], site.arg)
+        stack.append(self_)
+    else:
+        stack[-1] = getattr(stack[-1], site.arg)
+    return nxt
+
+
+def _deopt(f, stack, site, nxt):
+    site.misses += 1
+    return load_attr(f, stack, site, nxt)
+
+
+# -- the specializer -----------------------------------------------------------------------
+def specialize(site, owner):
+    name = site.arg
+    method = site.oparg & 1
+    t = type(owner)
+    if t is ModuleType:
+        return specialize_module(site, owner, name, method)
+    if t.__flags__ & F_TYPE_SUBCLASS:
+        return specialize_class(site, owner, name, method)
+    kind, descr = analyze_descriptor(t, name, False)
+    version = facts.type_version(t)
+    if version == 0:
+        return site.fail("OUT_OF_VERSIONS")
+    if kind is ABSENT:
+        return specialize_dict_access(site, owner, t, name, version,
+                                      "LOAD_ATTR_INSTANCE_VALUE", _make_instance_value,
+                                      "LOAD_ATTR_WITH_HINT", _make_with_hint)
+    if kind is METHOD:
+        if method:
+            return specialize_class_attr(site, owner, t, name, descr, version, True)
+        return site.fail("ATTR_METHOD")
+    if kind is NON_DESCRIPTOR:
+        if not method:
+            return specialize_class_attr(site, owner, t, name, descr, version, False)
+        return site.fail("ATTR_CLASS_ATTR_SIMPLE")
+    if kind is PROPERTY:
+        fget = descr.fget
+        if fget is None:
+            return site.fail("EXPECTED_ERROR")
+        if type(fget) is not FunctionType:
+            return site.fail("ATTR_PROPERTY_NOT_PY_FUNCTION")
+        return specialize_frame_push(site, t, version, fget, 1, "LOAD_ATTR_PROPERTY")
+    if kind is OBJECT_SLOT:
+        _, offset, mflags = facts.member_def(descr)
+        if not type.__subclasscheck__(descr.__objclass__, t):
+            return site.fail("EXPECTED_ERROR")
+        if mflags & facts.AUDIT_READ:
+            return site.fail("ATTR_AUDITED_SLOT")
+        if offset > 0xFFFF:
+            return site.fail("OUT_OF_RANGE")
+        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, offset),
+                           version=version, w3=offset)
+    if kind is DUNDER_CLASS:
+        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, 8), version=version, w3=8)
+    if kind is GETATTRIBUTE_IS_PYTHON_FUNCTION:
+        return specialize_frame_push(site, t, version, descr, 2, "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN")
+    if kind is NON_OVERRIDING:
+        return site.fail("ATTR_CLASS_ATTR_DESCRIPTOR" if t.__flags__ & F_MANAGED_DICT
+                         else "ATTR_NOT_MANAGED_DICT")
+    if kind is BUILTIN_CLASSMETHOD:
+        return site.fail("ATTR_BUILTIN_CLASS_METHOD_OBJ")
+    if kind is PYTHON_CLASSMETHOD:
+        return site.fail("ATTR_CLASS_METHOD_OBJ")
+    if kind is OTHER_SLOT:
+        return site.fail("ATTR_NON_OBJECT_SLOT")
+    if kind is MUTABLE:
+        return site.fail("ATTR_MUTABLE_CLASS")
+    if kind is GETSET_OVERRIDDEN:
+        return site.fail("OVERRIDDEN")
+    return site.fail("ATTR_OVERRIDING_DESCRIPTOR")
+
+
+def specialize_module(site, owner, name, method):
+    d = facts.module_dict_address(owner)
+    if not d:
+        return site.fail("NO_DICT")
+    keys = M64[(d + facts.DICT_KEYS) >> 3]
+    if facts.keys_kind(keys) != 1:          # DICT_KEYS_UNICODE
+        return site.fail("ATTR_NON_STRING_OR_SPLIT")
+    if facts.keys_lookup_index(keys, "__getattr__") >= 0:
+        return site.fail("ATTR_MODULE_ATTR_NOT_FOUND")
+    index = facts.keys_lookup_index(keys, name)
+    if index < 0:
+        return site.fail("ATTR_MODULE_ATTR_NOT_FOUND")
+    if index > 0xFFFF:
+        return site.fail("OUT_OF_RANGE")
+    kv = facts.assign_keys_version(keys)
+    if kv == 0:
+        return site.fail("OUT_OF_VERSIONS")
+    value_addr = facts.keys_entry_address(keys, index)[0] + 8
+    return _specialize(site, "LOAD_ATTR_MODULE", _make_module(site, kv, value_addr),
+                       version=kv, w3=index)
+
+
+def specialize_class(site, owner, name, method):
+    if type(owner) is not type or _type_lookup(type, name) is not None:
+        return site.fail("ATTR_METACLASS_ATTRIBUTE")
+    kind, descr = analyze_descriptor(owner, name, False)
+    version = facts.type_version(owner)
+    if version == 0:
+        return site.fail("OUT_OF_VERSIONS")
+    if kind is METHOD or kind is NON_DESCRIPTOR:
+        return _specialize(site, "LOAD_ATTR_CLASS", _make_class(site, version, descr),
+                           cache=descr, version=version, obj=descr)
+    if kind is ABSENT:
+        return site.fail("EXPECTED_ERROR")
+    return site.fail(FAIL_KIND[kind])
+
+
+def specialize_frame_push(site, t, version, fn, nargs, member):
+    """PROPERTY / GETATTRIBUTE_OVERRIDDEN: a simple Python function run in a new frame."""
+    kind = function_check_args(fn, nargs)
+    if kind is not None:
+        return site.fail(kind)
+    if site.oparg & 1:
+        return site.fail("ATTR_METHOD")
+    fv = facts.func_version(fn)
+    if fv == 0:
+        return site.fail("OUT_OF_VERSIONS")
+    info = _TRAMPOLINES.get(id(fn.__code__))
+    if info is not None and info.exact_call_tail is None:
+        info = None                        # a generator function: call it
+    if nargs == 1:
+        handler = _make_property(site, version, fv, fn, info)
+    else:
+        handler = _make_getattribute(site, version, fv, fn, info, site.arg)
+    return _specialize(site, member, handler, cache=fn, version=version, w34=fv, obj=fn)
+
+
+def specialize_class_attr(site, owner, t, name, descr, version, is_method):
+    """specialize_attr_loadclassattr: a method or a plain class value read through an instance."""
+    flags = t.__flags__
+    if flags & F_INLINE_VALUES:
+        keys = facts.shared_keys_address(t)
+        if facts.keys_lookup_index(keys, name) >= 0:
+            return site.fail("ATTR_SHADOWED")
+        kv = facts.assign_keys_version(keys)
+        if kv == 0:
+            return site.fail("OUT_OF_VERSIONS")
+        if is_method:
+            member, handler = "LOAD_ATTR_METHOD_WITH_VALUES", _make_method_with_values(
+                site, version, t.__basicsize__, keys, kv, descr)
+        else:
+            member, handler = "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", _make_nondescriptor_with_values(
+                site, version, t.__basicsize__, keys, kv, descr)
+        return _specialize(site, member, handler, cache=descr, version=version, w34=kv, obj=descr)
+    if flags & F_MANAGED_DICT:
+        dictoffset = MANAGED_DICT_OFFSET
+    else:
+        dictoffset = facts.type_dictoffset(t)
+        if dictoffset < 0 or dictoffset > 0x7FFF + MANAGED_DICT_OFFSET:
+            return site.fail("OUT_OF_RANGE")
+    if dictoffset == 0:
+        if is_method:
+            member, handler = "LOAD_ATTR_METHOD_NO_DICT", _make_method_no_dict(site, version, descr)
+        else:
+            member, handler = "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", _make_nondescriptor_no_dict(
+                site, version, descr)
+        return _specialize(site, member, handler, cache=descr, version=version, obj=descr)
+    if is_method:
+        if M64[(id(owner) + dictoffset) >> 3]:
+            return site.fail("ATTR_NOT_MANAGED_DICT")
+        stored = dictoffset - MANAGED_DICT_OFFSET
+        return _specialize(site, "LOAD_ATTR_METHOD_LAZY_DICT",
+                           _make_method_lazy_dict(site, version, stored, descr),
+                           cache=descr, version=version, w3=stored, obj=descr)
+    return site.fail("ATTR_CLASS_ATTR_SIMPLE")
+
+
+# -- members: guards first, then the operation; a failed guard deopts --------------------------
+def _make_instance_value(site, tv, basicsize, index):
+    name = site.arg
+    valid = basicsize + 3
+    slot = basicsize + 8 + 8 * index
+    if site.oparg & 1:
+        def load_attr_instance_value(f, stack, site, nxt):
+            owner = stack[-1]
+            if M32[(id(type(owner)) + TV) >> 2] == tv:
+                a = id(owner)
+                if M8[a + valid] and M64[(a + slot) >> 3]:
+                    stack[-1] = getattr(owner, name)
+                    stack.append(NULL)
+                    return nxt
+            site.misses += 1
+            return load_attr(f, stack, site, nxt)
+    else:
+        def load_attr_instance_value(f, stack, site, nxt):
+            owner = stack[-1]
+            if M32[(id(type(owner)) + TV) >> 2] == tv:
+                a = id(owner)
+                if M8[a + valid] and M64[(a + slot) >> 3]:
+                    stack[-1] = getattr(owner, name)
+                    return nxt
+            site.misses += 1
+            return load_attr(f, stack, site, nxt)
+    return load_attr_instance_value
+
+
+def hint_entry_ok(owner, hint, name_id):
+    """_CHECK_ATTR_WITH_HINT and the hint checks: managed dict present, hint in range,
+    the key at the hint is the name and its value is not NULL."""
+    d = M64[(id(owner) + MANAGED_DICT_OFFSET) >> 3]
+    if not d:
+        return False
+    keys = M64[(d + 32) >> 3]
+    if hint >= M64[(keys + 24) >> 3]:
+        return False
+    start = keys + 32 + (1 << M8[keys + 9])
+    if M8[keys + 10]:
+        e = start + 16 * hint
+        return M64[e >> 3] == name_id and M64[(e + 8) >> 3] != 0
+    e = start + 24 * hint
+    return M64[(e + 8) >> 3] == name_id and M64[(e + 16) >> 3] != 0
+
+
+def _make_with_hint(site, tv, hint):
+    name = site.arg
+    name_id = id(name)
+    method = site.oparg & 1
+
+    def load_attr_with_hint(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv and hint_entry_ok(owner, hint, name_id):
+            stack[-1] = getattr(owner, name)
+            if method:
+                stack.append(NULL)
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_with_hint
+
+
+def _make_slot(site, tv, offset):
+    name = site.arg
+    method = site.oparg & 1
+
+    def load_attr_slot(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv and M64[(id(owner) + offset) >> 3]:
+            stack[-1] = getattr(owner, name)
+            if method:
+                stack.append(NULL)
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_slot
+
+
+def _make_module(site, kv, value_addr):
+    # a keys version belongs to one keys object, so a match pins the entry's address
+    name = site.arg
+    method = site.oparg & 1
+    value_index = value_addr >> 3
+
+    def load_attr_module(f, stack, site, nxt):
+        owner = stack[-1]
+        if type(owner) is ModuleType:
+            keys = M64[(M64[(id(owner) + 16) >> 3] + 32) >> 3]
+            if M32[(keys + 12) >> 2] == kv and M64[value_index]:
+                stack[-1] = getattr(owner, name)
+                if method:
+                    stack.append(NULL)
+                return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_module
+
+
+def _make_class(site, tv, descr):
+    method = site.oparg & 1
+
+    def load_attr_class(f, stack, site, nxt):
+        owner = stack[-1]
+        if (type(owner).__flags__ & F_TYPE_SUBCLASS) and M32[(id(owner) + TV) >> 2] == tv:
+            stack[-1] = descr
+            if method:
+                stack.append(NULL)
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_class
+
+
+def _frame_args(info, fn, args):
+    args += info.exact_call_tail
+    if info.nfree:
+        args += fn.__closure__
+    return args
+
+
+def _make_property(site, tv, fv, fget, info):
+    fv_index = (id(fget) + FV) >> 2
+
+    def load_attr_property(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv and M32[fv_index] == fv:
+            del stack[-1]
+            if info is not None:
+                f.callee = Frame(info, _frame_args(info, fget, [owner]), fget.__globals__,
+                                 fget.__builtins__, None, f, f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+            f.pc = nxt
+            stack.append(fget(owner))
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_property
+
+
+def _make_getattribute(site, tv, fv, getattribute, info, name):
+    fv_index = (id(getattribute) + FV) >> 2
+
+    def load_attr_getattribute_overridden(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv and M32[fv_index] == fv:
+            del stack[-1]
+            if info is not None:
+                f.callee = Frame(info, _frame_args(info, getattribute, [owner, name]),
+                                 getattribute.__globals__, getattribute.__builtins__, None, f,
+                                 f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+            f.pc = nxt
+            stack.append(getattribute(owner, name))
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_getattribute_overridden
+
+
+def _make_method_with_values(site, tv, basicsize, keys, kv, descr):
+    valid = basicsize + 3
+    kv_index = (keys + 12) >> 2
+
+    def load_attr_method_with_values(f, stack, site, nxt):
+        owner = stack[-1]
+        if (M32[(id(type(owner)) + TV) >> 2] == tv and M8[id(owner) + valid]
+                and M32[kv_index] == kv):
+            stack[-1] = descr
+            stack.append(owner)
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_method_with_values
+
+
+def _make_method_no_dict(site, tv, descr):
+    def load_attr_method_no_dict(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv:
+            stack[-1] = descr
+            stack.append(owner)
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_method_no_dict
+
+
+def _make_method_lazy_dict(site, tv, stored_offset, descr):
+    offset = MANAGED_DICT_OFFSET + stored_offset
+
+    def load_attr_method_lazy_dict(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv and not M64[(id(owner) + offset) >> 3]:
+            stack[-1] = descr
+            stack.append(owner)
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_method_lazy_dict
+
+
+def _make_nondescriptor_with_values(site, tv, basicsize, keys, kv, descr):
+    valid = basicsize + 3
+    kv_index = (keys + 12) >> 2
+
+    def load_attr_nondescriptor_with_values(f, stack, site, nxt):
+        owner = stack[-1]
+        if (M32[(id(type(owner)) + TV) >> 2] == tv and M8[id(owner) + valid]
+                and M32[kv_index] == kv):
+            stack[-1] = descr
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_nondescriptor_with_values
+
+
+def _make_nondescriptor_no_dict(site, tv, descr):
+    def load_attr_nondescriptor_no_dict(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv:
+            stack[-1] = descr
+            return nxt
+        site.misses += 1
+        return load_attr(f, stack, site, nxt)
+    return load_attr_nondescriptor_no_dict

@@ -1,0 +1,185 @@
+"""LOAD_GLOBAL and its 2 members.
+
+The globals must be an exact dict whose keys are all str.  A name found in
+the globals -> MODULE, caching the globals' keys version and the name's
+index in the keys.  Otherwise, if the builtins are an exact str-keyed dict
+holding the name -> BUILTIN, caching both keys versions and the index.
+Guards: the version(s) still match (and the value is there).
+
+Keys versions change when a key is added or deleted or the keys table is
+resized, never when an existing name is rebound: rebinding a global never
+misses, while adding one makes every site keyed on that dict miss (until its
+53rd miss re-specializes with the new version).
+
+The 3.13 cache is counter, module_keys_version, builtin_keys_version, index
+(opcode._cache_format lists them in another order); versions are 16-bit, so
+a dict whose keys version is above 65535 fails (OUT_OF_RANGE).
+
+Keys versions are handed out lazily by CPython's specializer, from one
+interpreter-wide counter (_PyDictKeys_GetVersionForCurrentState); no exported
+C function does it.  So when a dict's keys have no version yet, we make
+CPython assign it exactly as its own specializer would: a fresh copy of a
+tiny native probe function, `return NAME`, bound to the same globals, is
+called twice, so its LOAD_GLOBAL specializes natively and gives the keys (of
+the globals, and for a builtin also of the builtins) a version.  Reading a
+global or builtin str key has no other effect.
+"""
+
+import ctypes
+
+from quickening.interp import facts
+from quickening.interp.ops import locals_ops
+from quickening.interp.ops.registry import NULL
+from quickening.interp.quicken import Family
+
+FAMILY = Family("LOAD_GLOBAL", ["LOAD_GLOBAL_MODULE", "LOAD_GLOBAL_BUILTIN"])
+
+_generic = locals_ops.load_global
+_MEM32 = facts.MEM32
+_MEM64 = facts.MEM64
+_DICT_KEYS = facts.DICT_KEYS
+_KEYS_VERSION = facts.KEYS_VERSION
+_DICT_KEYS_GENERAL = 0
+
+
+@FAMILY.adaptive()
+def load_global(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, f)
+        return site.pc
+    cells[site.ci] = counter - 16
+    return _generic(f, stack, site.arg, nxt)
+
+
+# -- keys: index of a name, and the version -------------------------------------------
+def _keys_index(d, name):
+    """Index of `name` in the entries of a str-keyed dict's keys table, or -1."""
+    entries = facts.keys_entries(facts.dict_keys_address(d))
+    try:
+        return entries.index(id(name))
+    except ValueError:
+        pass
+    if name not in d:
+        return -1
+    # the key is an equal str object that is not `name` itself
+    for i, address in enumerate(entries):
+        if address and ctypes.cast(address, ctypes.py_object).value == name:
+            return i
+    return -1
+
+
+_PROBE = compile("def probe():\n    return NAME\n", "<load_global version probe>",
+                 "exec").co_consts[0]
+
+
+def _probe(globals_, name):
+    """Let CPython's own specializer give keys versions (see the module docstring)."""
+    import types
+    fn = types.FunctionType(_PROBE.replace(co_names=(name,)), globals_)
+    for _ in range(2):
+        try:
+            fn()
+        except NameError:
+            return
+
+
+def _keys_version(d):
+    return facts.dict_keys_version(d)
+
+
+# -- the specializer --------------------------------------------------------------
+def specialize(site, f):
+    name, push_null = site.arg
+    g = f.globals
+    if type(g) is not dict:
+        return site.fail("LOAD_GLOBAL_NON_DICT")
+    if facts.keys_kind(facts.dict_keys_address(g)) == _DICT_KEYS_GENERAL:
+        return site.fail("LOAD_GLOBAL_NON_STRING_OR_SPLIT")
+    index = _keys_index(g, name)
+    if index >= 0:
+        if index > 0xFFFF:
+            return site.fail("OUT_OF_RANGE")
+        version = _keys_version(g)
+        if not version:
+            _probe(g, name)
+            version = _keys_version(g)
+        if not version:
+            return site.fail("OUT_OF_VERSIONS")
+        if version > 0xFFFF:
+            return site.fail("OUT_OF_RANGE")
+        # MODULE leaves the builtin_keys_version cell as it was
+        return site.specialize("LOAD_GLOBAL_MODULE", _module(name, push_null, version),
+                               cache=version, cells=(version, site.cache_cell(2), index))
+    b = f.builtins
+    if type(b) is not dict:
+        return site.fail("LOAD_GLOBAL_NON_DICT")
+    if facts.keys_kind(facts.dict_keys_address(b)) == _DICT_KEYS_GENERAL:
+        return site.fail("LOAD_GLOBAL_NON_STRING_OR_SPLIT")
+    index = _keys_index(b, name)
+    if not 0 <= index <= 0xFFFF:
+        return site.fail("OUT_OF_RANGE")
+    if not _keys_version(g) or not _keys_version(b):
+        _probe(g, name)
+        if not _keys_version(b):
+            _probe({"__builtins__": b}, name)
+    globals_version = _keys_version(g)
+    if not globals_version:
+        return site.fail("OUT_OF_VERSIONS")
+    if globals_version > 0xFFFF:
+        return site.fail("OUT_OF_RANGE")
+    builtins_version = _keys_version(b)
+    if not builtins_version:
+        return site.fail("OUT_OF_VERSIONS")
+    if builtins_version > 0xFFFF:
+        return site.fail("OUT_OF_RANGE")
+    return site.specialize("LOAD_GLOBAL_BUILTIN",
+                           _builtin(name, push_null, globals_version, builtins_version),
+                           cache=(globals_version, builtins_version),
+                           cells=(globals_version, builtins_version, index))
+
+
+def _deopt(f, stack, site, nxt):
+    site.misses += 1
+    return load_global(f, stack, site, nxt)
+
+
+# -- members: guards first, then the operation ---------------------------------------
+def _module(name, push_null, version):
+    if push_null:
+        def load_global_module(f, stack, site, nxt):
+            g = f.globals
+            if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version:
+                value = g.get(name, NULL)
+                if value is not NULL:
+                    stack.append(value)
+                    stack.append(NULL)
+                    return nxt
+            return _deopt(f, stack, site, nxt)
+    else:
+        def load_global_module(f, stack, site, nxt):
+            g = f.globals
+            if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version:
+                value = g.get(name, NULL)
+                if value is not NULL:
+                    stack.append(value)
+                    return nxt
+            return _deopt(f, stack, site, nxt)
+    return load_global_module
+
+
+def _builtin(name, push_null, globals_version, builtins_version):
+    def load_global_builtin(f, stack, site, nxt):
+        g = f.globals
+        if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == globals_version:
+            b = f.builtins
+            if type(b) is dict and _MEM32[(_MEM64[(id(b) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == builtins_version:
+                value = b.get(name, NULL)
+                if value is not NULL:
+                    stack.append(value)
+                    if push_null:
+                        stack.append(NULL)
+                    return nxt
+        return _deopt(f, stack, site, nxt)
+    return load_global_builtin

@@ -1,0 +1,135 @@
+"""STORE_ATTR and its 3 members.
+
+The specializer (_Py_Specialize_StoreAttr) classifies the name on the owner's
+type with analyze_descriptor in store mode (load_attr.py): modules and types
+whose tp_setattro is not the generic one fail; a writable object member slot
+gives SLOT; an absent name gives INSTANCE_VALUE when the owner's inline values
+are valid and the name is in the class's shared keys, else WITH_HINT when the
+owner's (combined) dict holds the name; everything else (properties, methods,
+class attributes of the same name ...) fails with pystats' kind.
+
+Guards (bytecodes.c):
+  INSTANCE_VALUE  type version; no materialized dict; inline values valid
+  WITH_HINT       type version; dict present; hint in range; key at the hint is
+                  the name; the old value is not NULL
+  SLOT            type version
+"""
+
+from types import ModuleType
+
+from quickening.interp import facts
+from quickening.interp.families import load_attr as _la
+from quickening.interp.quicken import Family
+
+FAMILY = Family("STORE_ATTR", [
+    "STORE_ATTR_INSTANCE_VALUE", "STORE_ATTR_SLOT", "STORE_ATTR_WITH_HINT",
+])
+
+M8 = facts.MEM8
+M32 = facts.MEM32
+M64 = facts.MEM64
+TV = facts.TYPE_VERSION_TAG
+MANAGED_DICT_OFFSET = facts.MANAGED_DICT
+
+
+def _decode(info, oparg, pc, nxt):
+    return info.names[oparg]
+
+
+@FAMILY.adaptive(decode=_decode)
+def store_attr(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, stack[-1])
+        return site.pc
+    cells[site.ci] = counter - 16
+    owner = stack.pop()
+    setattr(owner, site.arg, stack.pop())
+    return nxt
+
+
+# -- the specializer ---------------------------------------------------------------------
+def specialize(site, owner):
+    name = site.arg
+    t = type(owner)
+    if t is ModuleType:
+        return site.fail("OVERRIDDEN")
+    kind, descr = _la.analyze_descriptor(t, name, True)
+    version = facts.type_version(t)
+    if version == 0:
+        return site.fail("OUT_OF_VERSIONS")
+    if kind is _la.ABSENT:
+        return _la.specialize_dict_access(site, owner, t, name, version,
+                                          "STORE_ATTR_INSTANCE_VALUE", _make_instance_value,
+                                          "STORE_ATTR_WITH_HINT", _make_with_hint)
+    if kind is _la.OBJECT_SLOT:
+        _, offset, mflags = facts.member_def(descr)
+        if not type.__subclasscheck__(descr.__objclass__, t):
+            return site.fail("EXPECTED_ERROR")
+        if mflags & facts.READONLY:
+            return site.fail("ATTR_READ_ONLY")
+        if offset > 0xFFFF:
+            return site.fail("OUT_OF_RANGE")
+        return _la._specialize(site, "STORE_ATTR_SLOT", _make_slot(site, version),
+                               version=version, w3=offset)
+    return site.fail(_FAIL_KIND[kind])
+
+
+_FAIL_KIND = {
+    _la.OVERRIDING: "ATTR_OVERRIDING_DESCRIPTOR", _la.METHOD: "ATTR_METHOD",
+    _la.PROPERTY: "ATTR_PROPERTY", _la.DUNDER_CLASS: "ATTR_NON_OBJECT_SLOT",
+    _la.OTHER_SLOT: "ATTR_NON_OBJECT_SLOT", _la.MUTABLE: "ATTR_MUTABLE_CLASS",
+    _la.GETATTRIBUTE_IS_PYTHON_FUNCTION: "OVERRIDDEN", _la.GETSET_OVERRIDDEN: "OVERRIDDEN",
+    _la.BUILTIN_CLASSMETHOD: "ATTR_BUILTIN_CLASS_METHOD_OBJ",
+    _la.PYTHON_CLASSMETHOD: "ATTR_CLASS_METHOD_OBJ",
+    _la.NON_OVERRIDING: "ATTR_CLASS_ATTR_DESCRIPTOR", _la.NON_DESCRIPTOR: "ATTR_CLASS_ATTR_SIMPLE",
+}
+
+
+# -- members ------------------------------------------------------------------------------
+def _make_instance_value(site, tv, basicsize, index):
+    name = site.arg
+    valid = basicsize + 3
+
+    def store_attr_instance_value(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv:
+            a = id(owner)
+            if not M64[(a + MANAGED_DICT_OFFSET) >> 3] and M8[a + valid]:
+                del stack[-1]
+                setattr(owner, name, stack.pop())
+                return nxt
+        site.misses += 1
+        return store_attr(f, stack, site, nxt)
+    return store_attr_instance_value
+
+
+def _make_with_hint(site, tv, hint):
+    name = site.arg
+    name_id = id(name)
+    entry_ok = _la.hint_entry_ok
+
+    def store_attr_with_hint(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv and entry_ok(owner, hint, name_id):
+            del stack[-1]
+            setattr(owner, name, stack.pop())
+            return nxt
+        site.misses += 1
+        return store_attr(f, stack, site, nxt)
+    return store_attr_with_hint
+
+
+def _make_slot(site, tv):
+    name = site.arg
+
+    def store_attr_slot(f, stack, site, nxt):
+        owner = stack[-1]
+        if M32[(id(type(owner)) + TV) >> 2] == tv:
+            del stack[-1]
+            setattr(owner, name, stack.pop())
+            return nxt
+        site.misses += 1
+        return store_attr(f, stack, site, nxt)
+    return store_attr_slot

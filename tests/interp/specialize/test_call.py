@@ -1,0 +1,352 @@
+"""CALL: each of the 20 members, the failure cases, guards and re-specialization,
+and semantics that must not change (natively vs interpreted, site by site)."""
+
+import pytest
+
+from tests.interp.specialize.harness import trace
+
+
+def assert_same_sites(source):
+    """Native and interpreted CALL sites are identical after each capture
+    (other families' sites are left to their own tests)."""
+    def calls_only(captures):
+        return [{fn: [s for s in sites if s[1].startswith("CALL")] for fn, sites in cap.items()}
+                for cap in captures]
+    native = calls_only(trace(source, "native"))
+    interpreted = calls_only(trace(source, "interpreted"))
+    assert len(native) == len(interpreted)
+    for step, (n, i) in enumerate(zip(native, interpreted)):
+        assert i == n, f"capture {step} differs:\nnative      {n}\ninterpreted {i}"
+    return native
+
+# Each case: setup code, then the body of `site(i)`, a function whose CALL
+# sites are watched; drive() runs it 70 times, recording at interesting counts.
+CASES = {
+    # -- members ---------------------------------------------------------------------------
+    "py_exact_args": ("def g(a, b):\n    return a + b", "r = g(i, 1); assert r == i + 1"),
+    "py_general_defaults": ("def g(a, b=1):\n    return a + b", "assert g(i) == i + 1"),
+    "py_general_varargs": ("def g(*a):\n    return len(a)", "assert g(i, i) == 2"),
+    "py_general_kwonly": ("def g(a, *, k=2):\n    return a + k", "assert g(i) == i + 2"),
+    "py_closure": ("def mk(k):\n    def g(a):\n        return a + k\n    return g\ng = mk(3)",
+                   "assert g(i) == i + 3"),
+    "bound_method_exact_args": ("class C:\n    def m(self, a):\n        return a\nbm = C().m",
+                                "assert bm(i) == i"),
+    "bound_method_general": ("class C:\n    def m(self, a, b=2):\n        return a + b\nbm = C().m",
+                             "assert bm(i) == i + 2"),
+    "classmethod_call": ("class C:\n    @classmethod\n    def cm(cls, a):\n        return cls, a",
+                         "assert C.cm(i) == (C, i)"),
+    "method_call_py": ("class C:\n    def m(self, a):\n        return a\no = C()",
+                       "assert o.m(i) == i"),
+    "type_1": ("", "assert type(i) is int"),
+    "str_1": ("", "assert str(i) == repr(i)"),
+    "tuple_1": ("", "assert tuple([i]) == (i,)"),
+    "builtin_class": ("", "assert int('7') == 7 and list() == [] and str(b'x', 'ascii') == 'x'"),
+    "builtin_o": ("", "assert abs(-i) == i and hash(i) == i"),
+    "builtin_fast": ("", "assert divmod(7, 2) == (3, 1) and getattr(i, 'real') == i"),
+    "builtin_fast_with_keywords": ("", "assert max(i, 1) >= 1 and sorted([2, 1]) == [1, 2]"),
+    "len": ("", "assert len('ab') == 2"),
+    "isinstance": ("", "assert isinstance(i, int)"),
+    "list_append": ("lst = []", "lst.append(i)"),
+    "method_descriptor_o": ("", "x = [].append(i); assert ','.join(['a', 'b']) == 'a,b'"),
+    "method_descriptor_noargs": ("", "assert [i].copy() == [i] and 'a'.upper() == 'A'"),
+    "method_descriptor_fast": ("d = {1: 2}", "assert d.get(1) == 2 and [1].pop() == 1"),
+    "method_descriptor_fast_with_keywords": ("", "assert 'a,b'.split(',') == ['a', 'b']"),
+    "alloc_and_enter_init": ("class P:\n    def __init__(self, x):\n        self.x = x",
+                             "assert P(i).x == i"),
+    "non_py_general_callable_instance": (
+        "class K:\n    def __call__(self, a):\n        return a\nk = K()", "assert k(i) == i"),
+    "non_py_general_builtin_varargs": ("", "assert 'i' in dir() and globals() is not None"),
+    "non_py_general_metaclass": (
+        "class M(type):\n    pass\nclass C(metaclass=M):\n    def __init__(self, a):\n        self.a = a",
+        "assert C(i).a == i"),
+    "non_py_general_partial": ("import functools\np = functools.partial(max, 0)",
+                               "assert p(i) == i"),
+    # -- kinds only recorded: the site still becomes NON_PY_GENERAL ---------------------------
+    "init_not_python": ("class C:\n    pass", "C()"),
+    "init_not_simple": ("class C:\n    def __init__(self, *a):\n        self.a = a",
+                        "assert C(i).a == (i,)"),
+    "init_not_inline_values": (
+        "class C:\n    __slots__ = ('a',)\n    def __init__(self, a):\n        self.a = a",
+        "assert C(i).a == i"),
+    "new_overridden": (
+        "class C:\n    def __new__(cls, a):\n        return super().__new__(cls)\n"
+        "    def __init__(self, a):\n        self.a = a", "assert C(i).a == i"),
+    "subclass_of_builtin": ("class L(list):\n    pass", "assert L([i]) == [i]"),
+    # -- failures that revert the site ---------------------------------------------------------
+    "wrong_number_arguments_builtin_o": ("", "try:\n        len(i, i)\n    except TypeError:\n        pass"),
+    "wrong_number_arguments_descr": ("", "try:\n        [].copy(i)\n    except TypeError:\n        pass"),
+    "wrong_number_arguments_init": (
+        "class P:\n    def __init__(self, x, y=2):\n        self.x = x", "assert P(i).x == i"),
+    "out_of_versions_defaults": ("def g(a, b=1):\n    return a + b\ng.__defaults__ = (5,)",
+                                 "assert g(i) == i + 5"),
+    "out_of_versions_code": ("def g(a):\n    return a\ndef h(a):\n    return -a\ng.__code__ = h.__code__",
+                             "assert g(i) == -i"),
+    "code_not_optimized": ("import types\nfn = types.FunctionType(compile('x = 1', 's', 'exec'), {})",
+                           "assert fn() is None"),
+    "bound_method_not_python": ("import types\nbm = types.MethodType(len, 'abc')",
+                                "assert bm() == 3"),
+    "class_no_vectorcall": ("", "assert bytearray(2) == b'\\0\\0' and slice(i) is not None"),
+    "object_no_vectorcall": ("", "object()"),
+    "method_wrapper": ("w = (1).__add__", "assert w(i) == i + 1"),
+    "wrapper_descriptor": ("", "assert int.__add__(1, i) == i + 1"),
+    # -- generators and coroutines: calls still return the native objects ----------------------
+    "generator_exact": ("def gen(n):\n    yield n\n    yield n + 1", "assert list(gen(i)) == [i, i + 1]"),
+    "generator_general": ("def gen(n, k=1):\n    yield n + k", "assert list(gen(i)) == [i + 1]"),
+    "generator_method": ("class C:\n    def gen(self, n):\n        yield n\no = C()",
+                         "g = o.gen(i); assert type(g).__name__ == 'generator' and next(g) == i"),
+    "coroutine": ("async def co(n):\n    return n",
+                  "c = co(i)\n    try:\n        c.send(None)\n    except StopIteration as e:\n"
+                  "        assert e.value == i"),
+    # -- intercepted builtins keep answering for the interpreted frame --------------------------
+    "locals_globals": ("", "x = i\n    assert locals()['x'] == i and globals()['__name__'] == '__case__'"),
+    "exec_eval": ("", "ns = {}\n    exec('y = 2', None, ns)\n    assert ns['y'] == 2 and eval('i') == i"),
+    "getframe": ("import sys", "assert sys._getframe().f_code.co_name == 'site'"),
+    "super_zero_args": (
+        "class A:\n    def m(self):\n        return 1\nclass B(A):\n    def m(self):\n"
+        "        return super().m() + 1\no = B()", "assert o.m() == 2"),
+    "class_statement": ("", "class Local:\n        pass\n    assert Local.__name__ == 'Local'"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_call_members_and_failures(name):
+    setup, body = CASES[name]
+    source = f"""
+{setup}
+def site(i):
+    {body}
+WATCH = ["site"]
+def drive(record):
+    for i in range(70):
+        site(i)
+        if i in (0, 1, 2, 3, 4, 5, 11, 12, 26, 27, 60, 69):
+            record()
+"""
+    assert_same_sites(source)
+
+
+def test_py_exact_args_misses_then_respecializes():
+    """Two functions with different code through one site: 52 misses count
+    down, the 53rd re-specializes for the other function."""
+    assert_same_sites("""
+def f(a):
+    return a
+def g(a):
+    return a * 2
+def site(fn, i):
+    return fn(i)
+WATCH = ["site"]
+def drive(record):
+    for i in range(5):
+        assert site(f, i) == i
+    record()
+    for i in range(60):
+        assert site(g, i) == 2 * i
+        record()
+""")
+
+
+def test_bound_method_miss_leaves_function_and_self():
+    """A BOUND_METHOD_EXACT_ARGS miss on the function version happens after the
+    method is unpacked, so the 53rd miss re-specializes on the bare function."""
+    assert_same_sites("""
+class A:
+    def m(self, a):
+        return a
+class B:
+    def m(self, a):
+        return -a
+def site(bm, i):
+    return bm(i)
+WATCH = ["site"]
+def drive(record):
+    a, b = A(), B()
+    for i in range(5):
+        assert site(a.m, i) == i
+    record()
+    for i in range(60):
+        assert site(b.m, i) == -i
+        record()
+    for i in range(60):
+        assert site(a.m, i) == i
+        record()
+""")
+
+
+def test_changing_code_and_defaults_after_specialization():
+    assert_same_sites("""
+def g(a, b=1):
+    return a + b
+def h(a, b=1):
+    return a - b
+def site(i):
+    return g(i)
+WATCH = ["site"]
+def drive(record):
+    for i in range(5):
+        assert site(i) == i + 1
+    record()
+    g.__defaults__ = (10,)
+    for i in range(60):
+        assert site(i) == i + 10
+        record()
+    g.__code__ = h.__code__
+    for i in range(60):
+        assert site(i) == i - 10
+        record()
+""")
+
+
+def test_callee_changes_kind():
+    """One site sees a Python function, then builtins, then a class, then a method."""
+    assert_same_sites("""
+def g(a):
+    return a
+class P:
+    def __init__(self, a):
+        self.a = a
+def site(fn, i):
+    return fn(i)
+WATCH = ["site"]
+def drive(record):
+    for fn in (g, abs, str, P, len, [].append, g):
+        for i in range(60):
+            try:
+                site(fn, i)
+            except TypeError:
+                pass
+            if i in (0, 1, 2, 10, 52, 53, 54, 59):
+                record()
+""")
+
+
+def test_alloc_and_enter_init_guards():
+    """CALL_ALLOC_AND_ENTER_INIT: class version (class mutation misses), __init__
+    returning non-None, __init__ raising, __init__'s code changed."""
+    assert_same_sites("""
+class P:
+    def __init__(self, a):
+        self.a = a
+class Q:
+    def __init__(self, a):
+        self.a = a
+def site(cls, i):
+    return cls(i)
+def bad_init(self, a):
+    return a
+def raising_init(self, a):
+    raise ValueError(a)
+WATCH = ["site"]
+def drive(record):
+    for i in range(5):
+        assert site(P, i).a == i
+    record()
+    P.extra = 1          # new class version: misses
+    for i in range(55):
+        assert site(P, i).a == i
+        record()
+    for i in range(55):
+        assert site(Q, i).a == i
+        record()
+    Q.__init__.__code__ = bad_init.__code__
+    for i in range(1, 4):
+        try:
+            site(Q, i)
+        except TypeError as e:
+            assert "should return None" in str(e), e
+        else:
+            raise AssertionError("no TypeError")
+        record()
+    Q.__init__.__code__ = raising_init.__code__
+    for i in range(3):
+        try:
+            site(Q, i)
+        except ValueError as e:
+            assert e.args == (i,)
+        else:
+            raise AssertionError("no ValueError")
+        record()
+""")
+
+
+def test_non_py_general_guard_and_recorded_kinds():
+    assert_same_sites("""
+class K:
+    def __call__(self, a):
+        return a
+def g(a):
+    return a
+def site(fn, i):
+    return fn(i)
+WATCH = ["site"]
+def drive(record):
+    k = K()
+    for i in range(5):
+        assert site(k, i) == i
+    record()
+    for i in range(60):
+        assert site(g, i) == i
+        record()
+""")
+
+
+def test_builtin_members_guard_on_flags_not_identity():
+    """BUILTIN_O keeps its form for any METH_O builtin; LEN guards on identity."""
+    assert_same_sites("""
+def site(fn, x):
+    return fn(x)
+WATCH = ["site"]
+def drive(record):
+    for i in range(5):
+        site(abs, -i)
+    record()
+    for fn in (hash, repr, len, abs):
+        for i in range(60):
+            site(fn, 'ab' if fn is len else i)
+            if i in (0, 1, 51, 52, 53, 59):
+                record()
+    for i in range(5):
+        site(len, 'x')
+    for fn in (abs, len):
+        for i in range(60):
+            site(fn, [1] if fn is len else i)
+            if i in (0, 1, 51, 52, 53, 59):
+                record()
+""")
+
+
+def test_method_descriptor_guards():
+    """METHOD_DESCRIPTOR_* guard on self's exact type; LIST_APPEND accepts subclasses."""
+    assert_same_sites("""
+class L(list):
+    pass
+def site_noargs(x):
+    return x.copy()
+def site_append(lst, v):
+    lst.append(v)
+WATCH = ["site_noargs", "site_append"]
+def drive(record):
+    for i in range(5):
+        site_noargs([i])
+        site_append([], i)
+    record()
+    for i in range(60):
+        site_noargs(L([i]))
+        site_append(L(), i)
+        site_noargs({i: i})
+        if i in (0, 1, 25, 26, 27, 51, 52, 53, 59):
+            record()
+""")
+
+
+def test_fib_recursion():
+    assert_same_sites("""
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+WATCH = ["fib"]
+def drive(record):
+    assert fib(15) == 610
+    record()
+""")
