@@ -23,6 +23,7 @@ host.check_host()
 from quickening.interp import escapes, ops  # noqa: E402,F401  (ops registers the handlers)
 from quickening.interp import runtime  # noqa: E402,F401  (registers the intercepts)
 from quickening.interp import frameview, generators  # noqa: E402,F401  (no lazy imports mid-run)
+from quickening.interp import families  # noqa: E402,F401  (registers the instruction families)
 from quickening.interp.codeinfo import info_for  # noqa: E402
 from quickening.interp.frame import THREAD, Frame, builtins_of  # noqa: E402
 from quickening.interp.functions import interpreted_info, new_frame, trampoline_for  # noqa: E402

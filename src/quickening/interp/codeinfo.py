@@ -12,7 +12,6 @@ import bisect
 import dis
 import weakref
 
-from quickening.interp import families as _families  # noqa: F401  (registers the families)
 from quickening.interp import host, quicken
 from quickening.interp.ops.registry import DECODERS, HANDLERS, NULL
 

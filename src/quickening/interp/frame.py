@@ -58,14 +58,39 @@ class Frame:
         return f"<interpreted frame {code.co_qualname} at {code.co_filename}:{self.lineno()}>"
 
 
-class ThreadState(threading.local):
-    """Per-thread interpreter state: the innermost interpreted frame."""
+class ThreadState:
+    """Per-thread interpreter state: the innermost interpreted frame.
+
+    A plain object, fetched once per loop entry: attributes of a
+    threading.local cost several times more on every frame switch.
+    """
+    __slots__ = ("frame",)
 
     def __init__(self):
         self.frame = None
 
 
-THREAD = ThreadState()
+_LOCAL = threading.local()
+
+
+def thread_state():
+    try:
+        return _LOCAL.state
+    except AttributeError:
+        state = _LOCAL.state = ThreadState()
+        return state
+
+
+class _CurrentThread:
+    """`THREAD.frame`: the innermost interpreted frame of the calling thread."""
+    __slots__ = ()
+
+    @property
+    def frame(self):
+        return thread_state().frame
+
+
+THREAD = _CurrentThread()
 
 
 def builtins_of(globals_):

@@ -33,7 +33,7 @@ def _finished(frame):
 class InterpGenerator:
     """The inner object of a generator (and the base of the other kinds)."""
 
-    __slots__ = ("frame", "running", "started", "close_value", "__weakref__")
+    __slots__ = ("frame", "running", "started", "close_value", "primed", "__weakref__")
     _kind = "generator"
 
     def __init__(self, frame):
@@ -41,6 +41,7 @@ class InterpGenerator:
         self.running = False
         self.started = False
         self.close_value = None
+        self.primed = False
         frame.gen = self
 
     def __iter__(self):
@@ -50,6 +51,10 @@ class InterpGenerator:
         return self.send(None)
 
     def _resume(self, value, exc=None):
+        if self.primed:
+            # start_driver(): the driver's first step only enters `yield from self`
+            self.primed = False
+            return None
         frame = self.frame
         if self.running:
             raise ValueError(f"{self._kind} already executing")
@@ -310,6 +315,21 @@ _drive_iterable_coroutine = types.FunctionType(
 
 for _fn in (_drive_generator, _drive_coroutine, _drive_async_generator, _drive_iterable_coroutine):
     tracebacks.INTERNAL_CODES.add(_fn.__code__)
+
+
+def start_driver(driver, inner):
+    """Suspend a not yet started native driver inside its `yield from inner`
+    (`await inner`) without running inner's frame.
+
+    FOR_ITER_GEN and SEND_GEN run the frame of `inner` in the caller's loop;
+    the driver must then be suspended in the delegation, as a started
+    generator is, so that close(), throw() and finalization reach `inner`.
+    """
+    inner.primed = True
+    try:
+        driver.send(None)
+    finally:
+        inner.primed = False
 
 
 def wrap(frame):

@@ -14,7 +14,7 @@ that this loop turns into a frame switch.
 import sys
 
 from quickening.interp import handled, tracebacks
-from quickening.interp.frame import THREAD
+from quickening.interp.frame import thread_state
 from quickening.interp.ops.registry import RETURN, SWITCH, YIELD
 
 _getrecursionlimit = sys.getrecursionlimit
@@ -27,7 +27,7 @@ def run_frame(entry, throw=None):
     first (generator.throw()).  After a yield, entry.pc >= 0 (the value is
     returned, not kept); after a return, entry.pc == RETURN.
     """
-    ts = THREAD
+    ts = thread_state()
     saved_frame = ts.frame
     saved_handled = handled.current()
     entry.back = saved_frame

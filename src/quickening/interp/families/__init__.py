@@ -14,4 +14,5 @@ from quickening.interp.families import (  # noqa: F401  (imported for registrati
     resume, binary_op,
     to_bool, compare_op, contains_op, binary_subscr, store_subscr, unpack_sequence,
     load_global, call,
+    load_attr, store_attr, load_super_attr,
 )

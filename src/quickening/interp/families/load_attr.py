@@ -31,7 +31,7 @@ The method-call form (oparg & 1) pushes (method, self) when CPython does
 from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperType,
                    ModuleType, MemberDescriptorType, ClassMethodDescriptorType)
 
-from quickening.interp import facts, functions
+from quickening.interp import facts
 from quickening.interp.frame import Frame
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
@@ -58,7 +58,6 @@ F_METHOD_DESCRIPTOR = facts.TPFLAGS_METHOD_DESCRIPTOR
 F_TYPE_SUBCLASS = 1 << 31
 CO_VARARGS, CO_VARKEYWORDS, CO_OPTIMIZED = 0x04, 0x08, 0x01
 _type_lookup = facts.type_lookup
-_TRAMPOLINES = functions.TRAMPOLINES
 
 
 # -- what tp_getattro is (CPython's own slot functions, learned from probe classes) --
@@ -388,7 +387,8 @@ def specialize_frame_push(site, t, version, fn, nargs, member):
     fv = facts.func_version(fn)
     if fv == 0:
         return site.fail("OUT_OF_VERSIONS")
-    info = _TRAMPOLINES.get(id(fn.__code__))
+    from quickening.interp.functions import TRAMPOLINES
+    info = TRAMPOLINES.get(id(fn.__code__))
     if info is not None and info.exact_call_tail is None:
         info = None                        # a generator function: call it
     if nargs == 1:

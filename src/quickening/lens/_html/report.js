@@ -13,6 +13,14 @@
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
+  // a sentence with `code` spans, as DOM nodes (text only, never HTML)
+  function sentence(parent, text) {
+    text.split("`").forEach(function (part, i) {
+      if (i % 2) parent.appendChild(el("code", null, part));
+      else parent.appendChild(document.createTextNode(part));
+    });
+    return parent;
+  }
   function base(p) { var i = p.lastIndexOf("/"); return i < 0 ? p : p.slice(i + 1); }
   function short(c) { var i = c.lastIndexOf("."); return i < 0 ? c : c.slice(i + 1); }
   function fmt(n) { return n === null || n === undefined ? "" : Number(n).toLocaleString("en-US"); }
@@ -55,7 +63,7 @@
       var s = byId[f.site];
       var li = el("li", { "data-site": s.idx });
       li.appendChild(el("span", { "class": "kind v-" + s.verdict }, f.kind));
-      li.appendChild(document.createTextNode(f.sentence));
+      sentence(li, f.sentence);
       li.addEventListener("click", function () { select(s.idx, true); });
       ol.appendChild(li);
     });
@@ -172,7 +180,8 @@
     d.appendChild(el("div", { "class": "hint" }, s.function + "() · " + base(s.file) + ":" + s.line +
       (s.col !== null ? ":" + s.col : "") + " · offset " + s.offset));
     data.findings.forEach(function (f) {
-      if (f.site === s.id) d.appendChild(el("div", { "class": "sentence" }, f.sentence));
+      if (f.site === s.id || (f.also || []).indexOf(s.id) >= 0)
+        d.appendChild(sentence(el("div", { "class": "sentence" }), f.sentence));
     });
     var t = el("table", { "class": "facts" });
     function row(k, v) { var tr = el("tr"); tr.appendChild(el("td", null, k)); tr.appendChild(el("td", null, v)); t.appendChild(tr); }

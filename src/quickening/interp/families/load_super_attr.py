@@ -1,0 +1,107 @@
+"""LOAD_SUPER_ATTR and its 2 members.
+
+`super().name` / `super(C, self).name` push (global super, class, self).
+The specializer (_Py_Specialize_LoadSuperAttr) succeeds when the global
+`super` is the builtin and the class is a type: LOAD_SUPER_ATTR_METHOD for
+the method-call form (oparg & 1), else LOAD_SUPER_ATTR_ATTR.  It fails with
+SUPER_SHADOWED or SUPER_BAD_CLASS.  Both members guard exactly those two
+facts; the base instruction calls the global `super` and reads the attribute.
+
+LOAD_SUPER_ATTR_METHOD pushes (method, self) when the lookup past the class
+finds a method descriptor and self's type uses the generic getattro
+(_PySuper_Lookup with method_found), else (attribute, NULL); the base
+instruction always pushes (attribute, NULL), as CPython's does.
+"""
+
+from quickening.interp import facts
+from quickening.interp.ops.registry import NULL
+from quickening.interp.quicken import Family
+
+FAMILY = Family("LOAD_SUPER_ATTR", ["LOAD_SUPER_ATTR_ATTR", "LOAD_SUPER_ATTR_METHOD"])
+
+F_TYPE_SUBCLASS = 1 << 31
+F_METHOD_DESCRIPTOR = facts.TPFLAGS_METHOD_DESCRIPTOR
+GENERIC_GETATTR = facts.GENERIC_GETATTR
+_super = super
+_type_mro = type.__dict__["__mro__"].__get__
+_type_dict = type.__dict__["__dict__"].__get__
+
+
+def _decode(info, oparg, pc, nxt):
+    return (info.names[oparg >> 2], oparg & 1, oparg & 2)
+
+
+@FAMILY.adaptive(decode=_decode)
+def load_super_attr(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, stack[-3], stack[-2])
+        return site.pc
+    cells[site.ci] = counter - 16
+    return _generic(f, stack, site.arg, nxt)
+
+
+def _generic(f, stack, arg, nxt):
+    """The generic LOAD_SUPER_ATTR (ops/attrs.py), bound on first use."""
+    global _generic
+    from quickening.interp.ops.attrs import load_super_attr as generic
+    _generic = generic
+    return generic(f, stack, arg, nxt)
+
+
+def specialize(site, global_super, cls):
+    if global_super is not _super:
+        return site.fail("SUPER_SHADOWED")
+    if not type(cls).__flags__ & F_TYPE_SUBCLASS:
+        return site.fail("SUPER_BAD_CLASS")
+    if site.oparg & 1:
+        return site.specialize("LOAD_SUPER_ATTR_METHOD", load_super_attr_method)
+    return site.specialize("LOAD_SUPER_ATTR_ATTR", load_super_attr_attr)
+
+
+def _deopt(f, stack, site, nxt):
+    site.misses += 1
+    return load_super_attr(f, stack, site, nxt)
+
+
+def load_super_attr_attr(f, stack, site, nxt):
+    cls = stack[-2]
+    if stack[-3] is _super and type(cls).__flags__ & F_TYPE_SUBCLASS:
+        self_ = stack.pop()
+        del stack[-1]
+        stack[-1] = getattr(_super(cls, self_), site.arg[0])
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def super_method(cls, self_, name):
+    """_PySuper_Lookup(cls, self, name, &method_found) -> (attribute or method, self or NULL)."""
+    proxy = _super(cls, self_)           # supercheck: raises as CPython does
+    if name != "__class__" and facts.type_getattro(type(self_)) == GENERIC_GETATTR:
+        mro = _type_mro(proxy.__self_class__)
+        n = len(mro)
+        i = 0
+        while i + 1 < n and mro[i] is not cls:
+            i += 1
+        i += 1
+        while i < n:
+            d = _type_dict(mro[i])
+            if name in d:
+                descr = d[name]
+                if type(descr).__flags__ & F_METHOD_DESCRIPTOR:
+                    return descr, self_
+                break
+            i += 1
+    return getattr(proxy, name), NULL
+
+
+def load_super_attr_method(f, stack, site, nxt):
+    cls = stack[-2]
+    if stack[-3] is _super and type(cls).__flags__ & F_TYPE_SUBCLASS:
+        self_ = stack.pop()
+        del stack[-1]
+        stack[-1], self_or_null = super_method(cls, self_, site.arg[0])
+        stack.append(self_or_null)
+        return nxt
+    return _deopt(f, stack, site, nxt)
