@@ -24,6 +24,7 @@ statements and expressions while the same kind of difference remains.
 """
 
 import ast
+import gc
 import io
 import json
 import os
@@ -74,8 +75,8 @@ def _fz_show(v):
 
 
 def _fz_report(e):
-    tb = [(f.lineno, f.name) for f in _fz_tb.extract_tb(e.__traceback__)
-          if f.filename == '<fuzz>']
+    tb = [(f.lineno, f.name) if f.colno is None else (f.lineno, f.name, f.colno, f.end_colno)
+          for f in _fz_tb.extract_tb(e.__traceback__) if f.filename == '<fuzz>']
     try:
         msg = str(e)[:500]
     except BaseException as e2:
@@ -428,6 +429,9 @@ _CMPS = ["<", "<=", ">", ">=", "==", "!="]
 _BINOPS = ["+", "-", "*", "//", "%", "&", "|", "^"]
 
 
+_GLOBALS = ("i0", "i1", "i2", "s0", "s1", "l0", "l1", "d0")
+
+
 class _Env:
     def __init__(self, ints, strs, lists, dicts, depth=0, loop=False, func=False,
                  gen=False, coro=False, comp=False, klass=False, star=False):
@@ -511,6 +515,210 @@ for $N3 in ($N1, $N2):
     print(list($N4), $N4.gi_frame is None)
     $N4 = $N3()
     print(list($N4))
+''',
+    # yield from a hand-written iterator, with and without send/throw/close
+    '''
+class $N1:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self
+    def __next__(self):
+        self.n -= 1
+        if self.n < 0:
+            raise StopIteration('done')
+        return self.n
+class $N2($N1):
+    def send(self, v):
+        print('send', v)
+        return self.__next__()
+    def throw(self, *args):
+        print('throw', [type(a).__name__ for a in args])
+        if self.n > $I % 3:
+            return 'recovered'
+        raise args[0]
+    def close(self):
+        print('close', self.n)
+def $N3(it):
+    r = yield from it
+    print('result', r)
+    return r
+for $N4 in ($N1($I % 4 + 1), $N2($I % 4 + 1), $N2(3)):
+    g = $N3($N4)
+    try:
+        print(next(g), g.send(None), g.send($I))
+        print(g.throw(ValueError('t')))
+        g.close()
+    except (StopIteration, ValueError, AttributeError, RuntimeError) as e:
+        print(type(e).__name__, e)
+''',
+    # asyncio
+    '''
+import asyncio
+async def $N1(n, log):
+    for i in range(n):
+        await asyncio.sleep(0)
+        log.append((n, i))
+    if n == $I % 3:
+        raise ValueError(n)
+    return n
+async def $N2():
+    log = []
+    print(await asyncio.gather($N1(1, log), $N1(2, log), $N1(0, log), return_exceptions=True), log)
+    t = asyncio.create_task(asyncio.sleep(10))
+    await asyncio.sleep(0)
+    t.cancel()
+    try:
+        await t
+    except asyncio.CancelledError:
+        print('cancelled')
+    try:
+        async with asyncio.TaskGroup() as tg:
+            for k in range(3):
+                tg.create_task($N1(k, log))
+    except* ValueError as eg:
+        print('group', eg.exceptions)
+    try:
+        await asyncio.wait_for(asyncio.sleep(10), 0.001)
+    except TimeoutError as e:
+        print('timeout', repr(e))
+    return len(log)
+print(asyncio.run($N2()))
+''',
+    # exception state across yields
+    '''
+import sys
+def $N1():
+    try:
+        raise KeyError($I)
+    except KeyError:
+        yield sys.exception()
+        yield sys.exc_info()[0]
+    try:
+        yield 'in try'
+    finally:
+        yield ('in finally', sys.exception())
+    with CM($S):
+        try:
+            yield 'in with'
+        except ValueError as e:
+            yield ('with caught', e)
+    return 'end'
+try:
+    raise TypeError('outer')
+except TypeError:
+    $N2 = $N1()
+    print(repr(next($N2)), next($N2), sys.exception())
+print(next($N2), sys.exception())
+print(next($N2), next($N2), next($N2))
+print($N2.throw(ValueError($I)))
+try:
+    next($N2)
+except StopIteration as e:
+    print('stop', e.value)
+''',
+    # protocol errors from dunders
+    '''
+class $N1:
+    def __bool__(self):
+        return $I
+    def __len__(self):
+        return -1
+    def __iter__(self):
+        return $I
+    def __eq__(self, o):
+        return NotImplemented
+    def __index__(self):
+        return 'x'
+    @property
+    def prop(self):
+        raise AttributeError('from prop')
+    def __getattr__(self, n):
+        return 'getattr ' + n
+for $N2 in (lambda: bool($N1()), lambda: len($N1()), lambda: iter($N1()), lambda: $N1() == $N1(),
+            lambda: $N1() != 3, lambda: [1][$N1()], lambda: $N1().prop, lambda: not $N1(), lambda: list($N1()),
+            lambda: [x for x in $N1()], lambda: (lambda *a: a)(*$N1())):
+    try:
+        print($N2())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+''',
+    # mutation during iteration
+    '''
+$N1 = {'a': 1, 'b': $I}
+try:
+    for k in $N1:
+        $N1[k + 'x'] = 1
+except RuntimeError as e:
+    print(e)
+$N2 = [1, 2, 3, $I]
+for x in $N2:
+    if x % 2:
+        $N2.remove(x)
+print($N2, $N1)
+$N3 = {1, 2}
+try:
+    for x in $N3:
+        $N3.add(x + 10)
+except RuntimeError as e:
+    print(e)
+''',
+    # comprehensions capturing loop variables
+    '''
+def $N1(n):
+    fs = [lambda: x * n for x in range(3)]
+    gs = [[lambda: (x, y) for y in range(2)] for x in range(2)]
+    hs = {x: (lambda x=x: x + n) for x in range($I % 4)}
+    return [f() for f in fs], [g() for row in gs for g in row], {k: h() for k, h in hs.items()}, [x for x in range(3) for x in range(x)]
+print($N1($I))
+class $N2:
+    v = $I
+    items = [lambda: v for _ in range(2)]
+    try:
+        print([f() for f in items])
+    except NameError as e:
+        print('class scope', e)
+''',
+    # super in odd places
+    '''
+class $N1:
+    def m(self):
+        return 'base'
+    @classmethod
+    def c(cls):
+        return 'cbase ' + cls.__name__
+class $N2($N1):
+    def m(self):
+        def inner():
+            return super().m()
+        try:
+            r = inner()
+        except RuntimeError as e:
+            r = str(e)
+        return r, super().m(), super($N2, self).m(), [super().m() for _ in range(1)]
+    @classmethod
+    def c(cls):
+        return super().c() + '!'
+    @staticmethod
+    def s():
+        try:
+            return super().m()
+        except RuntimeError as e:
+            return str(e)
+print($N2().m(), $N2.c(), $N2.s())
+''',
+    # bytes and str formatting corners
+    '''
+print(b'%d-%s' % ($I, b'x'), '%(a)s %(b)r' % {'a': $S, 'b': $S}, '{0}{1!r:>5}{0}'.format($I, $S), 'ß'.upper(), 'ǅ'.lower(),
+      '\\u00e9'.encode(), b'caf\\xc3\\xa9'.decode(), ascii('é'), repr('\\x00\\n'), str(b'b'), f'{$S!a}', '%c' % 65, '%x %o %e' % ($I % 100, 8, 1.5))
+try:
+    print('%d' % 'x')
+except TypeError as e:
+    print(e)
+try:
+    print('{'.format(1))
+except ValueError as e:
+    print(e)
 ''',
     # StopIteration inside a generator
     '''
@@ -905,7 +1113,7 @@ type $N3[K] = dict[K, list[K]]
 print($N1($I), $N1.__type_params__, $N2.__type_params__, $N3.__value__, $N3.__type_params__, $N3[int])
 ''',
     # annotations at module level and in classes
-    '''
+    '''#top
 $N1: int = $I
 class $N2:
     a: int
@@ -913,7 +1121,7 @@ class $N2:
 print(__annotations__.get('$N1'), $N2.__annotations__, $N2.b)
 ''',
     # global and nonlocal interplay
-    '''
+    '''#top
 $N1 = $I
 def $N2():
     global $N1
@@ -981,6 +1189,8 @@ except KeyError as e:
 
 
 def _fill(writer, env, text):
+    # The holes may sit in nested functions and comprehensions: no await, no :=.
+    env = env.copy(coro=False, comp=True)
     names = {}
 
     def name(m):
@@ -1245,12 +1455,16 @@ class Writer:
             self.emit(ind, f"print({', '.join(self.any_expr(env) for _ in range(r.randint(1, 3)))})")
         elif k == 4 and env.func:
             ops = ["+=", "-=", "*=", "//=", "%=", "|=", "^=", "<<="]
-            if env.ints:
+            ints = [n for n in env.ints if n not in _GLOBALS]
+            lists = [n for n in env.lists if n not in _GLOBALS]
+            if ints:
                 op = self.pick(ops)
                 rhs = self.int_expr(env) if op != "<<=" else f"({self.int_expr(env)} % 5)"
-                self.emit(ind, f"{self.pick(env.ints)} {op} {rhs}")
-            if env.lists:
-                self.emit(ind, f"{self.pick(env.lists)} += {self.list_expr(env)}")
+                self.emit(ind, f"{self.pick(ints)} {op} {rhs}")
+            if lists:
+                self.emit(ind, f"{self.pick(lists)} += {self.list_expr(env)}")
+            if not ints and not lists:
+                self.emit(ind, f"print({self.int_expr(env)})")
         elif k == 5 and env.lists:
             lst = self.pick(env.lists)
             self.emit(ind, self.pick([f"{lst}.append({self.int_expr(env)})",
@@ -1331,6 +1545,8 @@ class Writer:
             v = self.fresh("i")
             self.emit(ind, f"async for {v} in arange({self.int_expr(env)} % 4):")
             self.block(env.copy(depth=env.depth+1, loop=True, ints=env.ints + [v]), ind+1)
+        elif k == 22 and env.func and not nested and self.chance(0.5):
+            self.feature(env, ind)
         elif k == 21 and env.func and env.ints:
             self.emit(ind, f"del {env.ints[-1]}" if self.chance(0.2) else "pass")
             if self.chance(0.2):
@@ -1531,10 +1747,9 @@ class Writer:
             self.use(top)
         return "\n".join(self.lines) + "\n"
 
-    def feature(self, env):
-        text = self.pick(FEATURES).strip("\n")
-        # Top level only: each snippet is one guarded statement per line group.
-        self.emit(0, _fill(self, env, text))
+    def feature(self, env, ind=0):
+        choices = FEATURES if ind == 0 else [f for f in FEATURES if "#top" not in f]
+        self.emit(ind, _fill(self, env, self.pick(choices).strip("\n")))
 
     def use(self, env):
         r = self.r
@@ -1565,14 +1780,18 @@ def writer_program(seed):
     return src if compiles(src) else None
 
 
+GENERATORS = {"codegen": make_program, "writer": writer_program}
+
+
 # ---------------------------------------------------------------------------
 # Running one program natively and interpreted, each in a forked child.
 
-_ADDR = re.compile(r"0x[0-9a-fA-F]+")
+_ADDR = re.compile(r"\bat 0x[0-9a-fA-F]+")
 
 
 def normalize(text):
-    return _ADDR.sub("0x?", text)
+    """Mask object addresses ("<... at 0x7f...>"), which differ between runs."""
+    return _ADDR.sub("at 0x?", text)
 
 
 def _global_reprs(namespace):
@@ -1595,6 +1814,11 @@ def _child(mode, code):
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     except (ValueError, OSError):
         pass
+    # When the cyclic collector runs depends on how many objects were
+    # allocated, which differs between the two runs; finalizers (a generator's
+    # finally, __del__) then run only when the program drops the last
+    # reference, or calls gc.collect() itself.
+    gc.disable()
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
     sys.stderr = io.StringIO()
@@ -1637,7 +1861,10 @@ def run_forked(mode, code, limit):
     {"crash": status} when the child died without reporting."""
     r, w = os.pipe()
     start = time.monotonic()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        # pytest-xdist workers run threads; the child only runs the program.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
     if pid == 0:  # child
         os.close(r)
         status = 0
@@ -1751,12 +1978,28 @@ def check_source(src):
     return difference(native, interp)
 
 
-def check_seed(seed):
-    """(program source, None or (kind, description)); raises Skip."""
-    src = make_program(seed)
+def program_for(generator, seed):
+    """The program text of GENERATORS[generator] for seed; raises Skip."""
+    src = GENERATORS[generator](seed)
     if src is None:
         raise Skip("generated program does not compile")
+    return src
+
+
+def check_seed(generator, seed):
+    """(program source, None or (kind, description)); raises Skip."""
+    src = program_for(generator, seed)
     return src, check_source(src)
+
+
+def signature(diff):
+    """A short key grouping differences that are probably the same bug."""
+    kind, text = diff
+    lines = [l for l in text.splitlines() if l.startswith("interpreted")] or [text]
+    key = re.sub(r"\d+", "N", lines[0])
+    key = re.sub(r"'[^']*'", "'_'", key)
+    key = re.sub(r"\[\(.*?\)\]", "[tb]", key)
+    return f"{kind}: {key[:160]}"
 
 # ---------------------------------------------------------------------------
 # Minimizing a failing program.

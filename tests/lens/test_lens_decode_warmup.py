@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # noqa: E402
 from lens_helpers import program, python_params
 
 import quickening.lens.decode as D
@@ -102,3 +103,29 @@ def test_warmup_cli(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "quickening", "warmup", "nofile.py::f"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "can't open" in bad.stderr
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_lens_imports_on_each_python(python):
+    """quickening.lens must stay importable on 3.11 and 3.12 (no newer syntax)."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(D.__file__)))
+    mods = ["decode", "agent", "analyze", "report", "html", "runner", "warmup",
+            "warmup_cli", "cli", "warmup_agent"]
+    code = "; ".join("import quickening.lens.%s" % m for m in mods if m != "warmup_agent")
+    r = subprocess.run([python, "-c", code], env=dict(os.environ, PYTHONPATH=src),
+                       capture_output=True, text=True, timeout=60)
+    # rich may be missing there: only a SyntaxError would be our fault
+    assert "SyntaxError" not in r.stderr, r.stderr
+    for m in mods:
+        path = os.path.join(os.path.dirname(D.__file__), m + ".py")
+        r = subprocess.run([python, "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())", path],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, (m, r.stderr)
+
+
+def test_warmup_cli_options_after_target_are_an_error(tmp_path):
+    mod = tmp_path / "m.py"
+    mod.write_text("def g(a):\n    return a\n")
+    r = subprocess.run([sys.executable, "-m", "quickening", "warmup", "%s::g" % mod, "1", "-n", "3"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "options go before" in r.stderr

@@ -3,9 +3,11 @@ sees: sites marked by state, details on hover and click, a history picture,
 no script errors."""
 import json
 import os
+import sys
 
 import pytest
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # noqa: E402
 from lens_helpers import PYTHONS, program, run_watch
 
 CHROMIUM = "/usr/bin/chromium"

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # noqa: E402
 from lens_helpers import PYTHONS, program, python_params, run_watch, watch_json
 
 

@@ -144,6 +144,8 @@ def _install_interpreter(name, interpret_support):
         return builtins.exec(source, globals_, locals_, **kwargs)
 
     doctest.exec = interpreted_exec
+    from quickening.interp import hardening
+    hardening.harden()
     return escapes, (tracebacks.strip_internal, tracebacks.clean)
 
 
@@ -177,6 +179,9 @@ def run(mode, name, interpret_support=False):
         result.details[modname] = _tail(load_error, 12)
         suite = None
     if suite is not None:
+        if mode == "interpreted":
+            from quickening.interp import hardening
+            hardening.harden()  # quickening modules imported while loading, too
         suite.run(result)
     elapsed = time.perf_counter() - start
     record = {

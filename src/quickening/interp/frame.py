@@ -1,6 +1,7 @@
 """An interpreted frame and the per-thread interpreter state."""
 
 import threading
+from types import ModuleType
 
 from quickening.interp.ops.registry import NULL
 
@@ -95,10 +96,10 @@ THREAD = _CurrentThread()
 
 def builtins_of(globals_):
     """The builtins a frame with these globals uses (as CPython: globals['__builtins__'])."""
-    b = globals_.get("__builtins__", NULL) if type(globals_) is dict else NULL
+    b = dict.get(globals_, "__builtins__", NULL) if isinstance(globals_, dict) else NULL
     if b is NULL:
         import builtins
         return builtins.__dict__
-    if type(b) is not dict:
-        b = getattr(b, "__dict__", b)
-    return b
+    if isinstance(b, ModuleType):
+        return b.__dict__
+    return b  # any other mapping (a dict subclass, a mappingproxy ...) is used as it is

@@ -2,14 +2,18 @@
 
 Frame objects cannot be created from Python, so interpreted code sees a
 view with the attributes code usually reads: f_code, f_lineno, f_lasti,
-f_globals, f_builtins, f_locals (a snapshot for functions, the namespace
-otherwise), f_back and f_trace.
+f_globals, f_builtins, f_locals (a live proxy as in CPython 3.13, see
+localsproxy.py), f_back and f_trace.  isinstance(view, types.FrameType) is
+true, so inspect accepts views.
 """
 
 
 import sys
+import types
 
 from quickening.interp.tracebacks import is_internal
+
+_FrameType = types.FrameType
 
 
 class FrameView:
@@ -17,6 +21,12 @@ class FrameView:
 
     def __init__(self, frame):
         self._frame = frame
+
+    @property
+    def __class__(self):
+        # isinstance(view, types.FrameType) holds (inspect.isframe, inspect.stack ...);
+        # type(view) stays FrameView
+        return _FrameType
 
     @property
     def f_code(self):

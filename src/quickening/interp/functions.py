@@ -105,6 +105,9 @@ def interpreted_info(func):
 
 
 # -- entering from native code -------------------------------------------------
+_getframe = sys._getframe
+
+
 def enter(info, globals_, values):
     """Called by a trampoline: run the body of `info.code` in the interpreter."""
     nparams = info.nparams
@@ -117,9 +120,25 @@ def enter(info, globals_, values):
                   back.depth + 1 if back is not None else 1)
     if info.is_generator_like:
         from quickening.interp import generators
+        # the calling trampoline may carry flags set on the function's __code__
+        # after it was made (types.coroutine): run the code with those flags
+        extra = _getframe(1).f_code.co_flags & host.CO_ITERABLE_COROUTINE
+        if extra and not info.flags & extra:
+            frame.info = _flagged_info(info, extra)
         return generators.wrap(frame)
     from quickening.interp.loop import run_frame
     return run_frame(frame)
+
+
+_FLAGGED = {}  # (id of the CodeInfo, extra flags) -> CodeInfo of the flagged code
+
+
+def _flagged_info(info, extra):
+    key = (id(info), extra)
+    flagged = _FLAGGED.get(key)
+    if flagged is None or flagged[0] is not info:
+        flagged = _FLAGGED[key] = (info, info_for(info.code.replace(co_flags=info.flags | extra)))
+    return flagged[1]
 
 
 # -- binding for interpreted calls ---------------------------------------------

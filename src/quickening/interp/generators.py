@@ -109,7 +109,12 @@ class InterpGenerator:
             if isinstance(exc, GeneratorExit) and close_on_genexit:
                 self.running = True
                 try:
-                    close = getattr(yf, "close", None)
+                    try:
+                        close = getattr(yf, "close", None)
+                    except Exception as err:
+                        # CPython reports a failing lookup as unraisable and goes on
+                        write_unraisable(err, yf)
+                        close = None
                     if close is not None:
                         close()
                 except BaseException as err:
@@ -140,7 +145,7 @@ class InterpGenerator:
         frame = self.frame
         info = frame.info
         send_pc = info.prev_start[info.prev_start[frame.pc]]
-        end_send = info.instrs[send_pc][1]
+        end_send = info.instrs[send_pc][2] + info.opargs[send_pc]  # SEND jumps forward by its oparg
         frame.stack.pop()
         frame.pc = end_send + 1
         return self._resume(value)
@@ -160,18 +165,50 @@ class InterpGenerator:
         raise RuntimeError(f"{self._kind} ignored GeneratorExit")
 
 
+_UnraisableHookArgs = None
+
+
+def write_unraisable(exc, obj):
+    """What PyErr_WriteUnraisable(obj) does with exc: hand it to sys.unraisablehook."""
+    global _UnraisableHookArgs
+    if _UnraisableHookArgs is None:
+        # the hook's argument type is not exposed: capture one instance of it
+        import sys
+        captured = []
+        saved = sys.unraisablehook
+        sys.unraisablehook = captured.append
+        try:
+            class _Probe:
+                def __del__(self):
+                    raise Exception
+            _Probe()
+        finally:
+            sys.unraisablehook = saved
+        _UnraisableHookArgs = type(captured[0])
+    import sys
+    sys.unraisablehook(_UnraisableHookArgs((type(exc), exc, exc.__traceback__, None, obj)))
+
+
 def _normalize(typ, val, tb):
     if isinstance(typ, BaseException):
         if val is not None:
             raise TypeError("instance exception may not have a separate value")
         exc = typ
     elif isinstance(typ, type) and issubclass(typ, BaseException):
-        if val is None:
-            exc = typ()
-        elif isinstance(val, typ):
-            exc = val
-        else:
-            exc = typ(*val) if isinstance(val, tuple) else typ(val)
+        # PyErr_NormalizeException: a failure to make the instance becomes the
+        # exception that is thrown in
+        try:
+            if val is None:
+                exc = typ()
+            elif isinstance(val, typ):
+                exc = val
+            else:
+                exc = typ(*val) if isinstance(val, tuple) else typ(val)
+        except BaseException as err:
+            return err
+        if not isinstance(exc, BaseException):
+            return TypeError(f"calling {typ!r} should have returned an instance of "
+                             f"BaseException, not {type(exc).__name__}")
     else:
         raise TypeError(f"exceptions must be classes or instances deriving from BaseException, "
                         f"not {type(typ).__name__}")
@@ -332,10 +369,14 @@ def start_driver(driver, inner):
         inner.primed = False
 
 
-def wrap(frame):
-    """The native object a call of a generator-like function returns."""
+def wrap(frame, extra_flags=0):
+    """The native object a call of a generator-like function returns.
+
+    extra_flags: flags the called function's __code__ adds to the real code's
+    (types.coroutine() marks a generator function CO_ITERABLE_COROUTINE).
+    """
     code = frame.info.code
-    flags = code.co_flags
+    flags = code.co_flags | extra_flags
     if flags & host.CO_COROUTINE:
         obj = _drive_coroutine(InterpCoroutine(frame))
     elif flags & host.CO_ASYNC_GENERATOR:

@@ -1,18 +1,20 @@
-"""`sys._getframe()` and `sys._getframemodulename()` called by *native* code.
+"""`sys._getframe()`, `sys._getframemodulename()`, `warnings.warn` called by *native* code.
 
 Interpreted code calling these is answered by runtime.py's intercepts.  But
 native library code asks too, about its callers: `doctest.DocTestSuite()`
 finds the calling module with `sys._getframe(depth)`, `namedtuple`, `Enum`
-and `TypeVar` name their `__module__` with `sys._getframemodulename(1)`.
+and `NewType` name their `__module__` with `sys._getframemodulename(1)`, and
+library code warns with a `stacklevel` meant to reach its caller's line.
 Natively those see the interpreter's own frames (the loop, a handler)
 instead of the interpreted caller.  `install()` replaces the two functions
-in `sys` with versions that walk the host stack and put, in place of each
+(and warnings.warn) with versions that walk the host stack and put, in place of each
 run of the evaluation loop, the interpreted frames it is running (views,
 innermost first); the interpreter's own frames are skipped.  Called from
 quickening's own code they behave exactly as the originals.
 """
 
 import sys
+import warnings
 
 from quickening.interp.tracebacks import is_internal
 
@@ -78,6 +80,48 @@ def getframemodulename(depth=0):
     return frame.f_globals.get("__name__")
 
 
+_orig_warn = warnings.warn
+
+
+def warn(message, category=None, stacklevel=1, source=None, *, skip_file_prefixes=()):
+    """warnings.warn called natively: count `stacklevel` over the spliced stack."""
+    if isinstance(message, Warning):
+        category = message.__class__
+    elif category is None:
+        category = UserWarning
+    if (not (isinstance(category, type) and issubclass(category, Warning))
+            or type(skip_file_prefixes) is not tuple or not isinstance(stacklevel, int)):
+        return _orig_warn(message, category, stacklevel, source,
+                          skip_file_prefixes=skip_file_prefixes)  # CPython words the error
+    if skip_file_prefixes:
+        stacklevel = max(2, stacklevel)
+    frames = _walk(_orig_getframe(1))
+    frame = next(frames, None)
+    if stacklevel <= 0 or (frame is not None and _is_importlib_frame(frame)):
+        while stacklevel > 1 and frame is not None:
+            frame = next(frames, None)
+            stacklevel -= 1
+    else:
+        while stacklevel > 1 and frame is not None:
+            frame = next(frames, None)
+            while frame is not None and (_is_importlib_frame(frame) or
+                                         frame.f_code.co_filename.startswith(skip_file_prefixes)):
+                frame = next(frames, None)
+            stacklevel -= 1
+    if frame is None:
+        globals_, filename, lineno = sys.__dict__, "<sys>", 0
+    else:
+        globals_, filename, lineno = frame.f_globals, frame.f_code.co_filename, frame.f_lineno
+    module = globals_["__name__"] if "__name__" in globals_ else "<string>"
+    registry = globals_.setdefault("__warningregistry__", {})
+    warnings.warn_explicit(message, category, filename, lineno, module, registry, None, source)
+
+
+def _is_importlib_frame(frame):
+    filename = frame.f_code.co_filename
+    return "importlib" in filename and "_bootstrap" in filename
+
+
 def install():
     """Answer native calls of sys._getframe / sys._getframemodulename with interpreted frames."""
     global _installed
@@ -91,6 +135,8 @@ def install():
         getframemodulename.__name__ = getframemodulename.__qualname__ = "_getframemodulename"
         getframemodulename.__doc__ = _orig_getframemodulename.__doc__
         sys._getframemodulename = getframemodulename
+    warn.__doc__ = _orig_warn.__doc__
+    warnings.warn = warn
     _register_intercepts()
 
 
@@ -99,7 +145,7 @@ def _register_intercepts():
     from quickening.interp import runtime  # noqa: F401  (registers the intercepts)
     from quickening.interp.ops.calls import INTERCEPTS
     for orig, new in ((_orig_getframe, getframe),
-                      (_orig_getframemodulename, getframemodulename)):
+                      (_orig_getframemodulename, getframemodulename), (_orig_warn, warn)):
         if orig is not None and id(orig) in INTERCEPTS:
             INTERCEPTS[id(new)] = INTERCEPTS[id(orig)]
 
@@ -110,5 +156,6 @@ def uninstall():
         return
     _installed = False
     sys._getframe = _orig_getframe
+    warnings.warn = _orig_warn
     if _orig_getframemodulename is not None:
         sys._getframemodulename = _orig_getframemodulename

@@ -38,6 +38,10 @@ def run_frame(entry, throw=None):
     pc = f.pc
     if exc is not None:
         pc = f.info.prev_start.get(pc, pc)
+        if entry.exc_stack:
+            # gen.throw(): the exception's context is what the generator is handling
+            # (_PyErr_ChainStackItem)
+            chain_context(exc, entry.exc_stack[-1])
     try:
         while True:
             if exc is None:
@@ -141,3 +145,19 @@ def run_frame(entry, throw=None):
             pc = f.info.prev_start[f.pc]
     finally:
         ts.frame = saved_frame
+
+
+def chain_context(exc, context):
+    """Set exc.__context__ as raising exc while `context` is handled would (_PyErr_SetObject)."""
+    if context is None or context is exc:
+        return
+    o = context
+    while True:
+        inner = o.__context__
+        if inner is None:
+            break
+        if inner is exc:  # avoid a cycle
+            o.__context__ = None
+            break
+        o = inner
+    exc.__context__ = context

@@ -202,10 +202,27 @@ def _exec_eval(f, func, args, kwargs):
         return func(*args, **(kwargs or {}))  # let CPython report the misuse
     globals_, locals_, closure = spaces
     if "__builtins__" not in globals_:
-        globals_["__builtins__"] = f.builtins if type(f.builtins) is dict else builtins.__dict__
+        globals_["__builtins__"] = f.builtins  # PyEval_GetBuiltins(): the caller's, as they are
+    if code.co_flags & host.GENERATOR_LIKE:
+        # top-level await (PyCF_ALLOW_TOP_LEVEL_AWAIT): running the code makes a coroutine
+        result = _generator_from_code(f, code, globals_, locals_, closure)
+        return None if func is builtins.exec else result
     from quickening import api
     result = api.run_code(code, globals_, locals_, closure=closure, _back=f)
     return None if func is builtins.exec else result
+
+
+def _generator_from_code(f, code, globals_, locals_, closure):
+    from quickening.interp import escapes, generators
+    from quickening.interp.codeinfo import info_for
+    info = info_for(code)
+    escapes.watch(code)
+    fast = [NULL] * info.free_start + list(closure or ())
+    optimized = code.co_flags & host.CO_OPTIMIZED
+    frame = Frame(info, fast, globals_, builtins_of(globals_),
+                  None if optimized else (globals_ if locals_ is None else locals_), None,
+                  f.depth + 1)
+    return generators.wrap(frame)
 
 
 # -- frames --------------------------------------------------------------------------
@@ -320,7 +337,7 @@ def _warn(f, func, args, kwargs):
             if frame is None:
                 break
     if frame is None:
-        globals_, filename, lineno = sys.__dict__, "sys", 0
+        globals_, filename, lineno = sys.__dict__, "<sys>", 0
     else:
         globals_, filename, lineno = frame.f_globals, frame.f_code.co_filename, frame.f_lineno
     module = globals_["__name__"] if "__name__" in globals_ else "<string>"
@@ -328,6 +345,49 @@ def _warn(f, func, args, kwargs):
     # as the C warn(): no module globals (so no loader lookup for the source line)
     _warnings.warn_explicit(message, category, filename, lineno, module, registry, None,
                             params.get("source"))
+
+
+# -- C code that reads the calling frame's globals or function ---------------------
+def call_from_frame(f, func, args, kwargs):
+    """Call func natively from a host frame that has f's globals and f's function
+    __module__, for C code that looks at its caller: type(name, bases, ns) takes
+    __module__ from the caller's globals, TypeVar & co from its function."""
+    globals_ = f.globals
+    if not isinstance(globals_, dict):
+        return func(*args, **(kwargs or {}))
+    helper = types.FunctionType(_call_code, globals_)
+    if f.func is not None:
+        helper.__module__ = getattr(f.func, "__module__", None)
+    return helper(func, args, kwargs or {})
+
+
+def _call(func, args, kwargs):
+    return func(*args, **kwargs)
+
+
+_call_code = _call.__code__
+
+
+def _typing_constructor(f, func, args, kwargs):
+    # TypeVar, ParamSpec, TypeVarTuple, TypeAliasType: typevarobject.c caller()
+    return call_from_frame(f, func, args, kwargs)
+
+
+try:
+    import _typing
+except ImportError:  # pragma: no cover
+    _typing = None
+for _name in ("TypeVar", "ParamSpec", "TypeVarTuple", "TypeAliasType"):
+    _cls = getattr(_typing, _name, None)
+    if _cls is not None:
+        intercept(_cls)(_typing_constructor)
+
+
+@intercept(type)
+def _type(f, func, args, kwargs):
+    if len(args) != 3 or kwargs:
+        return type(*args, **(kwargs or {}))
+    return call_from_frame(f, type, args, None)  # type_new_set_module reads the globals
 
 
 # -- functions made by hand ------------------------------------------------------------

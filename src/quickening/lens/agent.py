@@ -4,32 +4,35 @@ Stdlib only, loaded by file path from the ``sitecustomize`` shim next to it,
 so the watched interpreter needs nothing installed.  It
 
 * discovers code objects without tracing: an audit hook on ``exec`` (imports,
-  ``exec``/``eval``, ``runpy``), the frames of running threads
-  (``sys._current_frames``, which is how the ``__main__`` code is found),
+  ``exec``/``eval``, ``runpy``), the frames of running threads on the first
+  ticks (``sys._current_frames``, which is how the ``__main__`` code is found),
   ``co_consts`` recursively, and functions/classes of the program's modules
   at exit;
 * samples every discovered code object's ``_co_code_adaptive`` from a daemon
   thread every ``interval`` and once at exit, keeping only the streams that
   changed;
 * maps the type versions cached by specialized forms back to classes by
-  reading ``tp_version_tag`` through ctypes (offset probed at start-up);
+  reading each class's ``tp_version_tag`` from memory (``/proc/self/mem``,
+  or ctypes where there is no /proc; the offset is measured once per
+  interpreter by the parent, see ``decode.probe_offsets``), and function
+  versions cached by CALL forms back to the program's functions;
 * notices when the program turns on ``sys.settrace``, ``sys.setprofile`` or
   ``sys.monitoring`` events, which de-specialize what they watch;
 * streams marshal records (format 4, readable by any later Python) to the
   output file.
 
 Start-up cost matters (it is part of the watched run), so the agent avoids
-heavy imports: opcode tables come from the parent in a marshal file, ctypes
-is imported by the sampler thread when the first type must be named, and
-threads come from ``_thread``.
+heavy imports: opcode tables and the compiled agent come from the parent in
+marshal files, memory is read with os.pread, threads come from ``_thread``.
 
 It never installs a tracer, a profiler or a monitoring callback.
 
 Record kinds (tuples, first item is the kind):
 ``("hello", info)``, ``("code", cid, meta)``, ``("sample", t, [(cid, bytes)],
 final)``, ``("types", {version: "module.qualname"})``,
-``("funcs", {version: "module.qualname"})``, ``("event", t, kind, detail)``,
-``("end", t, info)``.
+``("funcs", {version: "module.qualname"})``, ``("probe", offsets)``,
+``("event", t, kind, detail)`` (kind: an audit event name, "sys.monitoring",
+"note" or "agent-error"), ``("end", t, info)``.
 """
 
 import _thread
@@ -40,7 +43,6 @@ import sys
 import time
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_SAFE_TOOLS = None
 
 
 def _load_decode():
@@ -103,6 +105,7 @@ def _memory_reader():
 
 
 _MAX_DYNAMIC = 2000
+_BUDGET = 50          # wait at least 50x the last tick's cost between ticks
 
 
 class _Output(object):
@@ -203,6 +206,12 @@ class Agent(object):
         self.unresolved = set()
         self.known_funcs = {}
         self.func_unresolved = set()
+        self.type_index = {}     # every class version seen by a walk -> name
+        self.func_index = {}
+        self.want_types = set()  # versions waiting for the next walk
+        self.want_funcs = set()
+        self.next_type_walk = 0.0
+        self.next_func_walk = 0.0
         self.events_seen = set()
         self.stop = _Event()
         self.exited = None
@@ -210,6 +219,10 @@ class Agent(object):
         self.nsamples = 0
         self.sample_cost = 0.0
         self.first_tick_cost = None
+        self.slowed = False
+        self.main_ident = _thread.get_ident()   # the agent starts in main
+        self.main_found = False
+        self.read_cost = 0.0
         self.done = False
         self.tv_ops, self.fv_ops = self._version_ops()
         self.tp_version_offset = None
@@ -311,10 +324,10 @@ class Agent(object):
             if id(c) in self.codes:
                 continue
             cid = len(self.by_cid)
-            entry = [cid, c, None, None]
+            # [cid, code, last bytes, type-version slots, meta sent, t of last]
+            entry = [cid, c, None, None, False, 0.0]
             self.codes[id(c)] = entry
             self.by_cid.append(entry)
-            self._send_meta(cid, c)
             for k in c.co_consts:
                 if type(k) is type(c):
                     stack.append(k)
@@ -395,6 +408,8 @@ class Agent(object):
             while f is not None:
                 chain.append(f.f_code)
                 f = f.f_back
+            if tid == self.main_ident and any(c.co_name == "<module>" for c in chain):
+                self.main_found = True   # the script, -c code or -m module runs
             # outermost first: run-time compiled code ("<string>") is the
             # program's when the code that runs it is
             caller_ok = True
@@ -479,20 +494,39 @@ class Agent(object):
                 self.register(c, force)
         if final:
             self._discover_modules()
-        elif self.nsamples & (self.nsamples - 1) == 0:
-            # walking the running threads' stacks every tick measurably slows
-            # allocation-heavy programs; the audit hook finds most code, so
-            # look at the stacks on ticks 0, 1, 2, 4, 8, ... and at exit
+        elif not self.main_found and self.nsamples < 200:
+            # The stacks are walked only until the __main__ (or -c) code is
+            # found, as no audit event announces it: a walk
+            # makes frame objects for the running frames, and doing that
+            # while the program runs measurably slows allocation-heavy
+            # programs (pyperformance's float: ~15% CPU).  Everything else
+            # arrives through the exec audit hook or at exit.
             self._discover_frames()
+        t_read = time.thread_time()
         changed = []
         tv_ops, fv_ops = self.tv_ops, self.fv_ops
         new_tv = set()
         new_fv = set()
+        now = self.now()
         for entry in self.by_cid:
             b = entry[1]._co_code_adaptive
-            if b == entry[2]:
+            if not entry[4]:
+                # nothing is sent for a code object until it shows it ran:
+                # big programs have thousands of functions that never do
+                if entry[2] is None and not final:
+                    entry[2], entry[5] = b, now      # first sight: baseline
+                    continue
+                if b == entry[2] or entry[2] is None:
+                    if not final or b == entry[1].replace()._co_code_adaptive:
+                        entry[2] = b
+                        continue                     # (as created: never ran)
+                self._send_meta(entry[0], entry[1])
+                entry[4] = True
+                if entry[2] is not None and b != entry[2]:
+                    self._write(("sample", entry[5], [(entry[0], entry[2])], False))
+            elif b == entry[2]:
                 continue
-            entry[2] = b
+            entry[2], entry[5] = b, now
             changed.append((entry[0], b))
             slots = entry[3]
             if slots is None:
@@ -502,19 +536,22 @@ class Agent(object):
                 op = b[off]
                 if op in tv_ops:
                     v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
-                    if v and v not in self.known_types and v not in self.unresolved:
+                    if v and v not in self.known_types and v not in self.unresolved \
+                            and v not in self.want_types:
                         new_tv.add(v)
                 elif op in fv_ops:
                     v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
-                    if v and v not in self.known_funcs and v not in self.func_unresolved:
+                    if v and v not in self.known_funcs and v not in self.func_unresolved \
+                            and v not in self.want_funcs:
                         new_fv.add(v)
+        self.read_cost = time.thread_time() - t_read
         t = self.now()
         if changed or final:
             self._write(("sample", t, changed, final))
-        if new_tv:
-            self._resolve_types(new_tv)
-        if new_fv:
-            self._resolve_funcs(new_fv)
+        if new_tv or (final and self.want_types):
+            self._resolve_types(new_tv, final)
+        if new_fv or (final and self.want_funcs):
+            self._resolve_funcs(new_fv, final)
         self._check_monitoring()
         if (final or self.nsamples % 25 == 0) and self.out is not None:
             self.out.flush()   # a crash loses at most ~25 samples
@@ -524,81 +561,129 @@ class Agent(object):
             self.first_tick_cost = cost
         self.sample_cost += cost
 
-    def _resolve_types(self, wanted):
-        self._probe()
-        off = self.tp_version_offset
-        found = {}
-        if off is not None:
-            seen = set()
-            stack = [object]
-            read = self._reader()
-            while stack:
-                cls = stack.pop()
-                try:
-                    subs = type.__subclasses__(cls)
-                except Exception:
-                    subs = []
-                for s in subs:
-                    if id(s) not in seen:
-                        seen.add(id(s))
-                        stack.append(s)
-                v = read(id(cls) + off)
-                if v in wanted:
-                    found[v] = "%s.%s" % (getattr(cls, "__module__", "?"),
-                                          getattr(cls, "__qualname__", cls.__name__))
-        for v in wanted:
-            if v not in found:
-                self.unresolved.add(v)
+    # Naming cached versions.  A walk reads the version of every class (or
+    # of every function of the program) and keeps the whole index: versions
+    # are never reused, so a later lookup of a known number needs no walk.
+    # Walks are throttled (at most one per 0.2 s, or 20x their cost) and
+    # always done at exit for what is still unnamed.
+
+    def _resolve_types(self, wanted, final=False):
+        index = self.type_index
+        found = dict((v, index[v]) for v in wanted if v in index)
+        rest = set(v for v in wanted if v not in index)
+        self.want_types.update(rest)
+        now = time.perf_counter()
+        if self.want_types and (final or now >= self.next_type_walk):
+            t0 = time.thread_time()
+            self._walk_types()
+            cost = time.thread_time() - t0
+            self.next_type_walk = now + max(0.2, 20 * cost)
+            for v in self.want_types:
+                if v in index:
+                    found[v] = index[v]
+                else:
+                    self.unresolved.add(v)
+            self.want_types = set()
         if found:
             self.known_types.update(found)
             self._write(("types", found))
 
-    def _resolve_funcs(self, wanted):
+    def _walk_types(self):
         self._probe()
-        off = self.func_version_offset
-        found = {}
-        if off is not None:
-            FunctionType = type(_load_decode)
-            read = self._reader()
-            funcs = []
-            for name, mod in list(sys.modules.items()):
-                d = getattr(mod, "__dict__", None)
-                if not isinstance(d, dict):
-                    continue
-                if name != "__main__" and self.scope != "all":
-                    fn = d.get("__file__") or ""
-                    if not fn or os.path.abspath(fn).startswith(self.skip_prefixes):
-                        continue     # the program's own functions only
-                for v in list(d.values()):
-                    if isinstance(v, FunctionType):
-                        funcs.append(v)
-                    elif isinstance(v, type):
-                        try:
-                            for x in list(vars(v).values()):
-                                if isinstance(x, (staticmethod, classmethod)):
-                                    x = x.__func__
-                                if isinstance(x, FunctionType):
-                                    funcs.append(x)
-                        except Exception:
-                            pass
-            for f in funcs:
-                v = read(id(f) + off)
-                if v in wanted:
-                    found[v] = "%s.%s" % (f.__module__, f.__qualname__)
-        for v in wanted:
-            if v not in found:
-                self.func_unresolved.add(v)
+        off = self.tp_version_offset
+        if off is None:
+            return
+        index = self.type_index
+        seen = set()
+        stack = [object]
+        read = self._reader()
+        while stack:
+            cls = stack.pop()
+            try:
+                subs = type.__subclasses__(cls)
+            except Exception:
+                subs = []
+            for sub in subs:
+                if id(sub) not in seen:
+                    seen.add(id(sub))
+                    stack.append(sub)
+            v = read(id(cls) + off)
+            if v and v not in index:
+                index[v] = "%s.%s" % (getattr(cls, "__module__", "?"),
+                                      getattr(cls, "__qualname__", cls.__name__))
+
+    def _resolve_funcs(self, wanted, final=False):
+        index = self.func_index
+        found = dict((v, index[v]) for v in wanted if v in index)
+        self.want_funcs.update(v for v in wanted if v not in index)
+        now = time.perf_counter()
+        if self.want_funcs and (final or now >= self.next_func_walk):
+            t0 = time.thread_time()
+            self._walk_funcs()
+            cost = time.thread_time() - t0
+            self.next_func_walk = now + max(0.2, 20 * cost)
+            for v in self.want_funcs:
+                if v in index:
+                    found[v] = index[v]
+                else:
+                    self.func_unresolved.add(v)
+            self.want_funcs = set()
         if found:
             self.known_funcs.update(found)
             self._write(("funcs", found))
 
+    def _walk_funcs(self):
+        self._probe()
+        off = self.func_version_offset
+        if off is None:
+            return
+        index = self.func_index
+        FunctionType = type(_load_decode)
+        read = self._reader()
+        for name, mod in list(sys.modules.items()):
+            d = getattr(mod, "__dict__", None)
+            if not isinstance(d, dict):
+                continue
+            if name != "__main__" and self.scope != "all":
+                fn = d.get("__file__") or ""
+                if not fn or os.path.abspath(fn).startswith(self.skip_prefixes):
+                    continue     # the program's own functions only
+            funcs = []
+            for v in list(d.values()):
+                if isinstance(v, FunctionType):
+                    funcs.append(v)
+                elif isinstance(v, type):
+                    try:
+                        for x in list(vars(v).values()):
+                            if isinstance(x, (staticmethod, classmethod)):
+                                x = x.__func__
+                            if isinstance(x, FunctionType):
+                                funcs.append(x)
+                    except Exception:
+                        pass
+            for f in funcs:
+                v = read(id(f) + off)
+                if v and v not in index:
+                    index[v] = "%s.%s" % (f.__module__, f.__qualname__)
+
     def run(self, stop, exited):
+        wait = self.interval
         try:
-            while not stop.wait(self.interval):
+            while not stop.wait(wait):
                 with self.lock:
                     if self.done:
                         return
                     self.tick()
+                    cost = self.read_cost
+                # keep the sampler under ~2% of the run: a program with very
+                # many code objects is sampled less often than asked
+                wait = max(self.interval, _BUDGET * cost)
+                if wait > self.interval and not self.slowed:
+                    self.slowed = True
+                    self._write(("event", self.now(), "note",
+                                 "sampling slowed to every %.0f ms to keep the "
+                                 "lens's cost low (%d code objects)"
+                                 % (wait * 1000, len(self.by_cid))))
         except Exception as exc:  # never disturb the program
             try:
                 self._write(("event", self.now(), "agent-error", repr(exc)))

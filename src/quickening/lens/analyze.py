@@ -244,6 +244,8 @@ def analyze(run, code_text=None):
     for t, changed, final in run.samples:
         for cid, b in changed:
             per_code.setdefault(cid, []).append((t, b))
+    for timeline in per_code.values():
+        timeline.sort(key=lambda x: x[0])   # baselines arrive late
     src_cache = {}
     sites = []
     for cid, meta in sorted(run.codes.items()):
@@ -257,14 +259,20 @@ def analyze(run, code_text=None):
             ms = by_off.get(off, (off, None, None, None, None, ""))
             r = SiteReport(meta, ms, tables.opname[op], arg)
             reports.append(r)
+        co_code = meta["co_code"]
+        spans = [(st[0], st[0] + 2 + 2 * st[3]) for st in struct]
+        prev = None
         for t, b in timeline:
-            decoded = D.decode(tables, meta["co_code"], b, struct)
-            for r, s in zip(reports, decoded):
-                target = _target_name(run, s)
-                o = Obs(t, s, target)
+            for i, (lo, hi) in enumerate(spans):
+                if prev is not None and b[lo:hi] == prev[lo:hi]:
+                    continue          # this site's bytes did not change
+                (s,) = D.decode(tables, co_code, b, [struct[i]])
+                r = reports[i]
+                o = Obs(t, s, _target_name(run, s))
                 if r.obs and r.obs[-1].same(o):
                     continue
                 r.obs.append(o)
+            prev = b
         lines = _read_source(meta["filename"], src_cache, code_text)
         last = timeline[-1][1]
         quickened = any(tables.opname[last[i]] == "RESUME_QUICK"
@@ -284,7 +292,8 @@ def analyze(run, code_text=None):
     info = {
         "version": ".".join(map(str, tables.version)),
         "supported": tables.supported(),
-        "samples": len(run.samples),
+        "samples": (run.end or {}).get("samples", len(run.samples)),
+        "found": (run.end or {}).get("codes"),
         "duration": t_end,
         "interval_ms": run.hello["interval"] * 1000 if run.hello else None,
         "codes": len(run.codes),
@@ -457,9 +466,13 @@ def _findings(run, sites, tables):
                      desc, _at_least(r.retargets, False), what, mp))
             out.append(Finding("churning", r, 500 + r.retargets, s))
         if r.fallbacks and f.state != "specialized":
-            s = ("%s was specialized, then fell back to the generic %s "
-                 "%d time(s)%s; it now retries with backoff level %s." % (
-                     desc, f.opname, r.fallbacks, mp, f.backoff))
+            what = ("%s, 3.11's waiting form" % f.opname if f.state == "adaptive"
+                    else "the generic %s" % f.opname)
+            s = ("%s was specialized, then fell back to %s %s%s; it "
+                 "retries after a delay (backoff level %s)." % (
+                     desc, what,
+                     "once" if r.fallbacks == 1 else "%d times" % r.fallbacks,
+                     mp, f.backoff))
             out.append(Finding("fell-back", r, 300 + r.fallbacks, s))
         elif not r.specializations and f.state in ("generic", "adaptive") \
                 and (r.failed_attempts >= 4 or r.gave_up):

@@ -88,6 +88,9 @@ def _watch(target, opts):
             if not os.path.isdir(d):
                 raise UsageError("quickening watch: %s %s: directory %s does not exist"
                                  % (key, path, d))
+    html = opts.get("--html")
+    if html and os.path.exists(html) and not os.path.isdir(html):
+        raise UsageError("quickening watch: --html %s: not a directory" % html)
     cmd = runner.child_command(python, target)
     keep = opts.get("--keep-samples")
     result = runner.run_watched(cmd, interval, "all" if opts.get("--all-code") else "user",
@@ -95,6 +98,9 @@ def _watch(target, opts):
     status = runner.exit_status(result.returncode)
     try:
         return _report(result, target, opts, python, status)
+    except OSError as exc:
+        _err("quickening watch: cannot write the report: %s" % exc)
+        return status or 1
     finally:
         if not keep:
             try:

@@ -23,6 +23,19 @@ Public API
     ``adaptive`` is the live stream.
 ``decode_code(code) -> list[Site]``
     Convenience for a code object of the running interpreter.
+``structure(tables, co_code)``
+    ``[(offset, base opcode, oparg, cache cells)]`` of the sites; pass it to
+    ``decode`` when decoding many samples of one code object.
+``probe_offsets()``
+    Byte offsets of ``tp_version_tag`` / ``func_version`` in this build.
+
+A :class:`Site` has ``offset``, ``family`` (base name), ``oparg``,
+``opname`` (live form), ``state`` ("specialized"; "generic" = the base
+form; "adaptive" = 3.11's ``*_ADAPTIVE`` waiting form; "instrumented"),
+``counter_raw`` / ``counter_value`` / ``backoff``, ``fields`` (cache fields
+by name, counter excluded, multi-cell values joined), ``cache`` (raw cells
+after the counter) and ``type_version`` (the cached class version of a
+specialized form, else None; never a dict-keys version).
 
 Counter encoding (see shared/facts): 3.12+ raw = value << 4 | backoff for
 every form; on 3.11 a *specialized* form holds a plain miss budget (53 at
@@ -33,7 +46,8 @@ value stored low half first, a 4-cell value is a pointer.
 
 import sys
 
-__all__ = ["Tables", "Site", "decode", "decode_code", "SUPPORTED"]
+__all__ = ["Tables", "Site", "decode", "decode_code", "structure",
+           "type_version_of", "probe_offsets", "SUPPORTED"]
 
 #: (major, minor) versions whose layouts this module knows.
 SUPPORTED = ((3, 11), (3, 12), (3, 13))
@@ -235,7 +249,6 @@ def type_version_of(tables, opname, fields):
     """The cached *type* version for a specialized form, or None."""
     if opname.endswith("_MODULE"):
         return None          # keys version of a module dict, not a type
-    fam = opname.split("_")[0]
     if opname.startswith(("LOAD_ATTR_", "STORE_ATTR_", "LOAD_METHOD_")):
         v = fields.get("version", fields.get("type_version"))
         return v or None
@@ -245,7 +258,6 @@ def type_version_of(tables, opname, fields):
         return fields.get("type_version") or None
     if opname == "CALL_ALLOC_AND_ENTER_INIT":
         return fields.get("func_version") or None
-    del fam
     return None
 
 

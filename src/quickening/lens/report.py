@@ -96,6 +96,7 @@ def to_json(report, argv=None, exit_status=None, wall=None):
                 "duration_s": info["duration"],
                 "interval_ms": info["interval_ms"],
                 "samples": info["samples"], "code_objects": info["codes"],
+               "code_objects_found": info.get("found"),
                 "complete": info["complete"],
                 "sample_cost_s": info["sample_cost"]},
         "observers": [{"t": t, "kind": k, "detail": d}
@@ -134,15 +135,16 @@ _OBSERVER_TEXT = {
 }
 
 
-def observer_lines(report):
+def observer_lines(report, kinds=False):
     out = []
     seen = set()
     for t, kind, detail in report.info["events"]:
         if kind == "agent-error":
-            out.append("the lens agent stopped sampling at %.3f s: %s" % (t, detail))
+            out.append(("error", "the lens agent stopped sampling at %.3f s: %s"
+                        % (t, detail)))
             continue
         if kind == "note":
-            out.append(detail)
+            out.append(("note", detail))
             continue
         text = _OBSERVER_TEXT.get(kind, kind)
         if detail:
@@ -150,9 +152,9 @@ def observer_lines(report):
         if text in seen:
             continue
         seen.add(text)
-        out.append("%s at %.3f s; sites it watched may show de-specialized "
-                   "or INSTRUMENTED forms" % (text, t))
-    return out
+        out.append(("observer", "%s at %.3f s; sites it watched may show "
+                    "de-specialized or INSTRUMENTED forms" % (text, t)))
+    return out if kinds else [line for _, line in out]
 
 
 def render_terminal(report, console, all_sites=False, max_findings=15,
@@ -169,9 +171,11 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
         head.append(" — %s" % " ".join(argv)[:80])
     console.print(head)
     cost = info["sample_cost"]
-    line = ("%d samples every %g ms over %.3f s, %d code objects watched"
+    line = ("%d samples every %g ms over %.3f s, %d code objects ran"
             % (info["samples"], info["interval_ms"] or 0, info["duration"],
                info["codes"]))
+    if info.get("found"):
+        line += " (of %d found)" % info["found"]
     if cost is not None:
         line += ", %.1f ms spent sampling" % (cost * 1000)
     if exit_status is not None:
@@ -185,9 +189,19 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
         console.print("note: the lens's record stream ended early (the program "
                       "called os._exit, crashed, or closed the lens's file): "
                       "the last sample is from before the end", style="yellow")
-    for obs in observer_lines(report):
-        console.print("warning: " + obs, style="bold red")
+    for kind, obs in observer_lines(report, kinds=True):
+        if kind == "note":
+            console.print("note: " + obs, style="yellow")
+        else:
+            console.print("warning: " + obs, style="bold red")
 
+    if not report.sites:
+        console.print("No site of the program's own code ran long enough to "
+                      "be seen (code from the standard library and "
+                      "site-packages is left out unless --all-code; a run "
+                      "shorter than one --interval is only seen at exit).",
+                      style="yellow")
+        return
     counts = {}
     for r in report.sites:
         v = r.verdict()

@@ -26,6 +26,7 @@ class WarmupResult(list):
     executions, or None)."""
 
     version = None
+    initial = None      # the sites of the fresh code, before execution 1
     time_ns = None
     steady_ns = None
 
@@ -47,6 +48,7 @@ def _run(python, request, timeout):
         raise WarmupError(answer["error"])
     res = WarmupResult(answer.get("executions", []))
     res.version = tuple(answer.get("version", ()))
+    res.initial = answer.get("initial")
     res.time_ns = answer.get("time_ns")
     res.steady_ns = answer.get("steady_ns")
     if "error" in answer:
@@ -59,7 +61,8 @@ def trace_warmup(python, stmt, setup="", executions=10, repeat=0, steady=1000,
     """Run ``stmt`` (after ``setup``) ``executions`` times on a fresh code
     object in the interpreter at path ``python``.
 
-    Returns a :class:`WarmupResult`: per execution, a list of sites, each a
+    Returns a :class:`WarmupResult`: per execution, a list of sites (the
+    state just before the first execution is in ``.initial``), each a
     dict with ``code`` (qualified name), ``filename``, ``firstlineno``,
     ``offset``, ``line``, ``col``, ``end_col``, ``family`` (base opname),
     ``opname`` (live form), ``state`` (specialized / generic / adaptive /

@@ -129,8 +129,9 @@ def _snapshot(codes):
 
 
 def trace(target, executions):
+    """[state before the first execution] + [state after each execution]."""
     run, codes = target.fresh()
-    out = []
+    out = [_snapshot(codes)]
     for _ in range(executions):
         run()
         out.append(_snapshot(codes))
@@ -184,7 +185,9 @@ def main():
     n = int(req.get("executions", 10))
     answer = {"version": list(sys.version_info[:3])}
     try:
-        answer["executions"] = trace(target, n)
+        states = trace(target, n)
+        answer["initial"] = states[0]
+        answer["executions"] = states[1:]
         if int(req.get("repeat", 0)) > 0:
             per, steady = timing(target, n, int(req["repeat"]),
                                  int(req.get("steady", 1000)))

@@ -15,7 +15,10 @@ is traced), then the time of each early execution against the warmed steady
 state, each measured on a fresh code object.
 
   quickening warmup -c 'f(3)' --setup 'def f(n): return n + 1'
-  quickening warmup examples/shapes.py::area 2.0 3.0
+  quickening warmup -n 12 examples/shapes.py::total '[1, 2, 3]'
+
+Options go before the target, like `python`; what follows FILE::function
+is its arguments (Python literals, or plain strings).
 """
 
 
@@ -82,6 +85,13 @@ def _main(argv):
                            repeat=a.repeat, steady=a.steady)
         title = a.stmt
     else:
+        known = ("-c", "--setup", "-n", "--executions", "--python", "--repeat",
+                 "--steady", "--all-sites", "--counters", "--json")
+        misplaced = [x for x in a.args if x.split("=")[0] in known]
+        if misplaced:
+            raise WarmupError("quickening warmup: options go before FILE::function "
+                              "(everything after it is passed to the function): %s"
+                              % " ".join(misplaced))
         path, sep, func = a.target.rpartition("::")
         if not sep or not path or not func:
             raise WarmupError("quickening warmup: target must be FILE::function, got %r"
@@ -126,19 +136,21 @@ def render(res, title, all_sites=False, console=None, counters=False):
         return
     keys = []
     rows = {}
-    for i, sites in enumerate(res):
+    states = [res.initial or []] + list(res)
+    for i, sites in enumerate(states):
         for s in sites:
             k = (s["code"], s["offset"])
             if k not in rows:
                 keys.append(k)
-                rows[k] = [None] * len(res)
+                rows[k] = [None] * len(states)
                 rows[k + ("meta",)] = s
             rows[k][i] = s
-    table = Table(header_style="bold", title="form of each site after execution N "
+    table = Table(header_style="bold", title="form of each site on fresh code and after execution N "
                   "(· = unchanged%s)" % (", counter value/backoff" if counters else ""))
     table.add_column("site")
     table.add_column("family")
     n = len(res)
+    table.add_column("fresh")
     for i in range(n):
         table.add_column(str(i + 1))
     shown = 0

@@ -109,14 +109,17 @@ def render_text(record: dict) -> str:
                  f"{machine.fmt_load(m['load_average'])} at start, {machine.fmt_load(load_end)}"
                  f" at end (1/5/15 min); {m['date']}")
     lines.append("")
-    rows = [("workload", "A range (runs)", "B range (runs)", "B/A fastest", "verdict")]
+    rows = [("workload", "A range (runs)", "B range (runs)", "B/A fastest", "B/A per pair",
+             "verdict")]
     for w in record["summary"]["workloads"]:
         a, b = w.get("a"), w.get("b")
         ra = "-" if not a else f"{stats.fmt_range(_sp(a))} ({a['n']})"
         rb = "-" if not b else f"{stats.fmt_range(_sp(b))} ({b['n']})"
         ratio = "-" if w.get("ratio") is None else \
             f"{w['ratio']:.3f} ({stats.describe_ratio(w['ratio'])})"
-        rows.append((w["workload"], ra, rb, ratio, w["verdict"]))
+        pr = w.get("pair_ratios") or []
+        pairs = f"{min(pr):.3f}–{max(pr):.3f}" if pr else "-"
+        rows.append((w["workload"], ra, rb, ratio, pairs, w["verdict"]))
     lines += text.table(rows)
     for w in record["summary"]["workloads"]:
         if w["status"] == "outputs differ":

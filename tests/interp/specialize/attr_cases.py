@@ -1,6 +1,32 @@
 """Shared helpers for the attribute families' differential tests."""
 
-from tests.interp.specialize.harness import trace
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+from tests.interp.specialize import harness
+
+# the harness's child, also printing the case's RESULTS list (what the program computed)
+CHILD = harness.CHILD.replace("print(json.dumps(trace))",
+                              "print(json.dumps([trace, namespace.get('RESULTS')]))")
+
+
+def trace(source, mode):
+    """(site trace, RESULTS) of a case run natively or interpreted in a fresh process."""
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                        f"qk_attr_{os.getpid()}_{abs(hash(source))}.py")
+    with open(path, "w") as fh:
+        fh.write(textwrap.dedent(source))
+    try:
+        out = subprocess.run([sys.executable, "-c", CHILD, mode, path], capture_output=True,
+                             text=True, timeout=300)
+    finally:
+        os.unlink(path)
+    if out.returncode != 0:
+        raise AssertionError(f"{mode} run failed:\n{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 RECORD_AT = (0, 1, 2, 3, 4, 5, 11, 12, 26, 27, 57, 58, 69)
 
@@ -13,8 +39,11 @@ def _only(trace_, prefixes):
 def assert_same_family(source, prefixes):
     """Native and interpreted traces agree on every site of the given families
     (LOAD_ATTR does not prefix LOAD_SUPER_ATTR)."""
-    native = _only(trace(source, "native"), prefixes)
-    interpreted = _only(trace(source, "interpreted"), prefixes)
+    native, native_results = trace(source, "native")
+    interpreted, interpreted_results = trace(source, "interpreted")
+    assert interpreted_results == native_results, (native_results, interpreted_results)
+    native = _only(native, prefixes)
+    interpreted = _only(interpreted, prefixes)
     assert len(native) == len(interpreted)
     for step, (n, i) in enumerate(zip(native, interpreted)):
         assert i == n, f"capture {step} differs:\nnative      {n}\ninterpreted {i}"
@@ -24,6 +53,7 @@ def assert_same_family(source, prefixes):
 def site_case(setup, expr, arg, n=70, record_at=RECORD_AT, check=None):
     """Source running `site(arg)` (returning expr) n times, recording at record_at;
     with `check`, every result must equal it (natively and interpreted)."""
+    check_line = f"        assert r == {check}, (i, r)\n" if check is not None else ""
     return f"""
 {setup}
 def site(o):
@@ -35,9 +65,7 @@ def drive(record):
             r = site({arg})
         except AttributeError:
             r = 'AttributeError'
-        if {check!r} is not None:
-            assert r == {check}, (i, r)
-        if i in {tuple(record_at)!r}:
+{check_line}        if i in {tuple(record_at)!r}:
             record()
 """
 

@@ -104,6 +104,9 @@ CASES = {
     "super_zero_args": (
         "class A:\n    def m(self):\n        return 1\nclass B(A):\n    def m(self):\n"
         "        return super().m() + 1\no = B()", "assert o.m() == 2"),
+    "inspect_currentframe": ("import inspect", "assert inspect.currentframe().f_code.co_name == 'site'"),
+    "native_python_function": ("import posixpath, json",
+                               "assert posixpath.basename('a/b') == 'b' and json.dumps(i) == str(i)"),
     "class_statement": ("", "class Local:\n        pass\n    assert Local.__name__ == 'Local'"),
 }
 
@@ -350,3 +353,112 @@ def drive(record):
     assert fib(15) == 610
     record()
 """)
+
+
+def test_plain_super_call_is_intercepted():
+    """`super()` called without an attribute load is a CALL (BUILTIN_CLASS on
+    `super`): it must still find __class__ and self in the interpreted frame."""
+    assert_same_sites("""
+class A:
+    def m(self):
+        return 1
+class B(A):
+    def m(self):
+        s = super()
+        return s.m() + 1
+Bm = B.m
+WATCH = ["Bm"]
+def drive(record):
+    o = B()
+    for i in range(10):
+        assert o.m() == 2
+        record()
+""")
+
+
+def test_recursion_limit_still_raised():
+    """Specialized calls still raise RecursionError at the limit.  (Counters are
+    not compared: near 1000 frames CPython also misses whenever its data stack
+    needs a new chunk, which the interpreter does not model.)"""
+    sites, ns = _interpreted_sites("""
+def down(n):
+    return down(n + 1)
+def drive():
+    for i in range(3):
+        try:
+            down(0)
+        except RecursionError:
+            pass
+        else:
+            raise AssertionError("no RecursionError")
+drive()
+""", "down")
+    assert sites[0].form == "CALL_PY_EXACT_ARGS"
+
+
+def _interpreted_sites(source, fn_name):
+    from quickening import api
+    from quickening.interp import sitestate
+    ns = {"__name__": "__case__"}
+    api.run_code(compile(source, "<case>", "exec"), ns)
+    info = sitestate.info_of(ns[fn_name])
+    return [s for s in info.sites if s.family.name == "CALL"], ns
+
+
+def test_statistics_failure_kinds_and_misses():
+    sites, ns = _interpreted_sites("""
+import types
+class Slotted:
+    __slots__ = ("a",)
+    def __init__(self, a):
+        self.a = a
+def f(a):
+    return a
+def g(a):
+    return -a
+def calls(fn, i):
+    return fn(i)
+def make(i):
+    return Slotted(i), len(i, i) if i is None else None
+for i in range(5):
+    calls(f, i)
+for i in range(52):
+    calls(g, i)
+for i in range(3):
+    make(i)
+""", "calls")
+    (site,) = sites
+    assert site.form == "CALL_PY_EXACT_ARGS"
+    assert site.misses == 52 and site.counter == 0
+    ns["calls"](ns["g"], 1)   # the 53rd miss re-specializes
+    assert site.form == "CALL_PY_EXACT_ARGS" and site.counter == 832 and site.misses == 53
+    from quickening.interp import sitestate
+    make_sites = [s for s in sitestate.info_of(ns["make"]).sites if s.family.name == "CALL"]
+    assert make_sites[0].form == "CALL_NON_PY_GENERAL"
+    assert dict(make_sites[0].failures) == {"CALL_INIT_NOT_INLINE_VALUES": 1}
+
+
+def test_specialized_calls_return_generators_and_coroutines():
+    sites, ns = _interpreted_sites("""
+import types
+def gen(n):
+    yield n
+async def co(n):
+    return n
+def calls(fn, i):
+    return fn(i)
+out = []
+for i in range(4):
+    out.append(calls(gen, i))
+""", "calls")
+    assert sites[0].form == "CALL_PY_EXACT_ARGS"
+    g = ns["out"][-1]
+    assert type(g).__name__ == "generator" and list(g) == [3]
+    c = ns["calls"](ns["co"], 7)
+    assert type(c).__name__ == "coroutine"
+    try:
+        c.send(None)
+    except StopIteration as e:
+        assert e.value == 7
+    else:
+        raise AssertionError("coroutine did not return")

@@ -122,3 +122,28 @@ def drive(record):
         assert h() == 5
         record()
 """)
+
+
+def test_deleting_and_readding_a_global():
+    assert_same_sites("""
+G = 1
+def f():
+    try:
+        return G
+    except NameError:
+        return 'gone'
+WATCH = ["f"]
+def drive(record):
+    global G
+    for i in range(3):
+        assert f() == 1
+    record()
+    del G
+    for i in range(60):
+        assert f() == 'gone'
+        record()
+    G = 2
+    for i in range(60):
+        assert f() == 2
+        record()
+""")

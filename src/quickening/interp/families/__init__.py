@@ -13,6 +13,6 @@ Importing this package registers every family in quicken.FAMILIES.
 from quickening.interp.families import (  # noqa: F401  (imported for registration)
     resume, binary_op,
     to_bool, compare_op, contains_op, binary_subscr, store_subscr, unpack_sequence,
-    load_global, call,
+    load_global, for_iter, send, call,
     load_attr, store_attr, load_super_attr,
 )

@@ -29,7 +29,7 @@ from quickening.interp.quicken import Family
 FAMILY = Family("BINARY_SUBSCR", [
     "BINARY_SUBSCR_DICT", "BINARY_SUBSCR_GETITEM", "BINARY_SUBSCR_LIST_INT",
     "BINARY_SUBSCR_STR_INT", "BINARY_SUBSCR_TUPLE_INT",
-])
+], operands=2)
 
 _generic = containers.binary_subscr
 _COMPACT = 1 << 30

@@ -32,6 +32,7 @@ every member that may see them.
 import builtins
 import collections
 import sys
+import weakref
 from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, MethodType
 
 from quickening.interp import facts, host
@@ -51,6 +52,9 @@ FAMILY = Family("CALL", [
 
 _MEM32 = facts.MEM32
 _FV = facts.FUNC_VERSION
+# 32-bit words starting at the version field's offset: function versions by id(fn) >> 2
+_FVS = (facts.ctypes.c_ubyte * (1 << 47)).from_address(_FV)
+_FVS = memoryview(_FVS).cast("B").cast("I")
 _TV = facts.TYPE_VERSION_TAG
 _METH_O = facts.METH_O
 _METH_NOARGS = facts.METH_NOARGS
@@ -126,7 +130,7 @@ def specialize(site, f, stack):
     if t is MethodType:
         func = callable_.__func__
         if type(func) is FunctionType:
-            return _specialize_py_call(site, func, nargs, True)
+            return _specialize_py_call(site, func, nargs + 1, True)   # self is an argument
         return site.fail("CALL_BOUND_METHOD")
     return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
 
@@ -168,9 +172,10 @@ def _specialize_py_call(site, func, nargs, bound_method):
     cells = pack32(version)
     if argcount == nargs:
         if bound_method:
-            return site.specialize("CALL_BOUND_METHOD_EXACT_ARGS", bound_method_exact_args,
-                                   cache, cells)
-        return site.specialize("CALL_PY_EXACT_ARGS", py_exact_args, cache, cells)
+            return site.specialize("CALL_BOUND_METHOD_EXACT_ARGS",
+                                   _make_bound_method_exact_args(site, cache, func), cache, cells)
+        return site.specialize("CALL_PY_EXACT_ARGS", _make_py_exact_args(site, cache, func),
+                               cache, cells)
     if bound_method:
         return site.specialize("CALL_BOUND_METHOD_GENERAL", bound_method_general, cache, cells)
     return site.specialize("CALL_PY_GENERAL", py_general, cache, cells)
@@ -345,6 +350,113 @@ def py_exact_args(f, stack, site, nxt):
                              f.depth + 1)
             f.pc = nxt
             return SWITCH
+    return _deopt(f, stack, site, nxt)
+
+
+def _version_view(func):
+    """func_version of this one function as a 1-item view (cheaper than MEM32 by id)."""
+    address = id(func) + _FV
+    return facts.MEM8[address:address + 4].cast("I")
+
+
+def _make_py_exact_args(site, cache, seen):
+    """CALL_PY_EXACT_ARGS for this site: the common case (an interpreted
+    function, self slot as at specialization, far from the recursion limit)
+    with everything it needs in closure cells; the rest goes to the full member.
+
+    The function version is CPython's guard.  For the function seen at
+    specialization (held weakly) it is read through a view made once; for any
+    other function object through its address."""
+    version, argcount, info, tail, has_free, _ = cache
+    oparg = site.oparg
+    if tail is None or has_free or argcount != oparg:
+        return py_exact_args
+    n = oparg + 2
+    seen_ref = weakref.ref(seen)
+    seen_version = _version_view(seen)
+
+    if oparg == 1:
+        def call_py_exact_args(f, stack, site, nxt):
+            func = stack[-3]
+            if ((func is seen_ref() and seen_version[0] == version
+                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
+                    and stack[-2] is NULL and f.depth < 900):
+                args = [stack.pop()]
+                del stack[-2:]
+                args += tail
+                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                 f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+            return py_exact_args(f, stack, site, nxt)
+        return call_py_exact_args
+
+    def call_py_exact_args(f, stack, site, nxt):
+        base = len(stack) - n
+        func = stack[base]
+        if ((func is seen_ref() and seen_version[0] == version
+             or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
+                and stack[base + 1] is NULL and f.depth < 900):
+            args = stack[base + 2:]
+            del stack[base:]
+            args += tail
+            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                             f.depth + 1)
+            f.pc = nxt
+            return SWITCH
+        return py_exact_args(f, stack, site, nxt)
+    return call_py_exact_args
+
+
+def _make_bound_method_exact_args(site, cache, seen):
+    version, argcount, info, tail, has_free, _ = cache
+    oparg = site.oparg
+    if tail is None or has_free or argcount != oparg + 1:
+        return bound_method_exact_args
+    n = oparg + 2
+    seen_ref = weakref.ref(seen)
+    seen_version = _version_view(seen)
+
+    def call_bound_method_exact_args(f, stack, site, nxt):
+        base = len(stack) - n
+        method = stack[base]
+        if type(method) is MethodType and stack[base + 1] is NULL:
+            func = stack[base] = method.__func__
+            stack[base + 1] = method.__self__
+            if ((func is seen_ref() and seen_version[0] == version
+                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
+                    and f.depth < 900):
+                args = stack[base + 1:]
+                del stack[base:]
+                args += tail
+                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                 f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+            return _bound_method_unpacked(f, stack, site, nxt)
+        return _deopt(f, stack, site, nxt)
+    return call_bound_method_exact_args
+
+
+def _bound_method_unpacked(f, stack, site, nxt):
+    """BOUND_METHOD_EXACT_ARGS after the method was unpacked: the remaining guards."""
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    func = stack[base]
+    version, argcount, info, tail, has_free, _ = site.cache
+    if (type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version
+            and argcount == oparg + 1 and (f.depth < 900 or not _deep(f))):
+        args = stack[base + 1:]
+        del stack[base:]
+        if tail is None:
+            return _enter_other(f, stack, func, info, args, nxt)
+        args += tail
+        if has_free:
+            args += func.__closure__
+        f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                         f.depth + 1)
+        f.pc = nxt
+        return SWITCH
     return _deopt(f, stack, site, nxt)
 
 

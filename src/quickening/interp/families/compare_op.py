@@ -9,7 +9,8 @@ bit says, so one member serves both forms.
 from quickening.interp.ops import arith
 from quickening.interp.quicken import Family
 
-FAMILY = Family("COMPARE_OP", ["COMPARE_OP_FLOAT", "COMPARE_OP_INT", "COMPARE_OP_STR"])
+FAMILY = Family("COMPARE_OP", ["COMPARE_OP_FLOAT", "COMPARE_OP_INT", "COMPARE_OP_STR"],
+                operands=2)
 
 _generic = arith.compare_op
 _COMPACT = 1 << 30

@@ -4,7 +4,7 @@ a set or frozenset (SET).  The guard checks only the container's type."""
 from quickening.interp.ops import arith
 from quickening.interp.quicken import Family
 
-FAMILY = Family("CONTAINS_OP", ["CONTAINS_OP_SET", "CONTAINS_OP_DICT"])
+FAMILY = Family("CONTAINS_OP", ["CONTAINS_OP_SET", "CONTAINS_OP_DICT"], operands=2)
 
 _generic = arith.contains_op
 

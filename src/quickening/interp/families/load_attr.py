@@ -206,12 +206,12 @@ def specialize_dict_access(site, owner, t, name, version, values_member, make_va
             return site.fail("ATTR_NOT_IN_KEYS")
         if index > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
-        return _specialize(site, values_member, make_values(site, version, t.__basicsize__, index),
+        return _specialize(site, values_member, make_values(site, version, t, index),
                            version=version, w3=index)
     status, index = managed_dict_lookup(owner, name)
     if status is not None:
         return site.fail(status)
-    return _specialize(site, hint_member, make_hint(site, version, index), version=version, w3=index)
+    return _specialize(site, hint_member, make_hint(site, version, t, index), version=version, w3=index)
 
 
 def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=None, obj=None):
@@ -311,17 +311,19 @@ def specialize(site, owner):
             return site.fail("ATTR_PROPERTY_NOT_PY_FUNCTION")
         return specialize_frame_push(site, t, version, fget, 1, "LOAD_ATTR_PROPERTY")
     if kind is OBJECT_SLOT:
-        _, offset, mflags = facts.member_def(descr)
+        mtype, offset, mflags = facts.member_def(descr)
         if not type.__subclasscheck__(descr.__objclass__, t):
             return site.fail("EXPECTED_ERROR")
         if mflags & facts.AUDIT_READ:
             return site.fail("ATTR_AUDITED_SLOT")
         if offset > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
-        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, offset),
+        cheap = mtype == facts.T_OBJECT_EX and facts.type_getattro(t) == GENERIC_GETATTR
+        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, t, offset, cheap),
                            version=version, w3=offset)
     if kind is DUNDER_CLASS:
-        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, 8), version=version, w3=8)
+        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, t, 8, True),
+                           version=version, w3=8)
     if kind is GETATTRIBUTE_IS_PYTHON_FUNCTION:
         return specialize_frame_push(site, t, version, descr, 2, "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN")
     if kind is NON_OVERRIDING:
@@ -370,7 +372,7 @@ def specialize_class(site, owner, name, method):
     if version == 0:
         return site.fail("OUT_OF_VERSIONS")
     if kind is METHOD or kind is NON_DESCRIPTOR:
-        return _specialize(site, "LOAD_ATTR_CLASS", _make_class(site, version, descr),
+        return _specialize(site, "LOAD_ATTR_CLASS", _make_class(site, version, owner, descr),
                            cache=descr, version=version, obj=descr)
     if kind is ABSENT:
         return site.fail("EXPECTED_ERROR")
@@ -392,9 +394,9 @@ def specialize_frame_push(site, t, version, fn, nargs, member):
     if info is not None and info.exact_call_tail is None:
         info = None                        # a generator function: call it
     if nargs == 1:
-        handler = _make_property(site, version, fv, fn, info)
+        handler = _make_property(site, version, t, fv, fn, info)
     else:
-        handler = _make_getattribute(site, version, fv, fn, info, site.arg)
+        handler = _make_getattribute(site, version, t, fv, fn, info, site.arg)
     return _specialize(site, member, handler, cache=fn, version=version, w34=fv, obj=fn)
 
 
@@ -410,10 +412,10 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
             return site.fail("OUT_OF_VERSIONS")
         if is_method:
             member, handler = "LOAD_ATTR_METHOD_WITH_VALUES", _make_method_with_values(
-                site, version, t.__basicsize__, keys, kv, descr)
+                site, version, t, keys, kv, descr)
         else:
             member, handler = "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", _make_nondescriptor_with_values(
-                site, version, t.__basicsize__, keys, kv, descr)
+                site, version, t, keys, kv, descr)
         return _specialize(site, member, handler, cache=descr, version=version, w34=kv, obj=descr)
     if flags & F_MANAGED_DICT:
         dictoffset = MANAGED_DICT_OFFSET
@@ -423,44 +425,72 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
             return site.fail("OUT_OF_RANGE")
     if dictoffset == 0:
         if is_method:
-            member, handler = "LOAD_ATTR_METHOD_NO_DICT", _make_method_no_dict(site, version, descr)
+            member, handler = "LOAD_ATTR_METHOD_NO_DICT", _make_method_no_dict(site, version, t, descr)
         else:
             member, handler = "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", _make_nondescriptor_no_dict(
-                site, version, descr)
+                site, version, t, descr)
         return _specialize(site, member, handler, cache=descr, version=version, obj=descr)
     if is_method:
         if M64[(id(owner) + dictoffset) >> 3]:
             return site.fail("ATTR_NOT_MANAGED_DICT")
         stored = dictoffset - MANAGED_DICT_OFFSET
         return _specialize(site, "LOAD_ATTR_METHOD_LAZY_DICT",
-                           _make_method_lazy_dict(site, version, stored, descr),
+                           _make_method_lazy_dict(site, version, t, stored, descr),
                            cache=descr, version=version, w3=stored, obj=descr)
     return site.fail("ATTR_CLASS_ATTR_SIMPLE")
 
 
 # -- members: guards first, then the operation; a failed guard deopts --------------------------
-def _make_instance_value(site, tv, basicsize, index):
+#
+# The type-version guard `type(owner).tp_version_tag == tv` is checked as
+# `id(type(owner)) == tid and tview[0] == tv`, tview being a 4-byte view of the
+# specialized type's version field: the same answer (a version belongs to one
+# live type), and a small view with a small index reads much faster than the
+# whole-memory view with an address.  The view is only read once the owner's
+# type is known to be the object at that address, so never read when it died.
+def type_guard(t):
+    """(id, view of tp_version_tag) of a type, for the members' guards."""
+    a = id(t) + TV
+    return id(t), M8[a:a + 4].cast("I")
+
+
+def u32_view(addr):
+    return M8[addr:addr + 4].cast("I")
+
+
+def _make_instance_value(site, tv, t, index):
     name = site.arg
+    tid, tview = type_guard(t)
+    basicsize = t.__basicsize__
     valid = basicsize + 3
     slot = basicsize + 8 + 8 * index
-    if site.oparg & 1:
+    method = site.oparg & 1
+    if facts.type_getattro(t) == GENERIC_GETATTR:
+        # Without __getattr__, a NULL value slot makes getattr raise AttributeError
+        # (and nothing else does, the type version being unchanged): that is the
+        # slot guard, at no cost when it passes.
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
-            if M32[(id(type(owner)) + TV) >> 2] == tv:
-                a = id(owner)
-                if M8[a + valid] and M64[(a + slot) >> 3]:
+            if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid]:
+                try:
                     stack[-1] = getattr(owner, name)
-                    stack.append(NULL)
+                except AttributeError:
+                    pass
+                else:
+                    if method:
+                        stack.append(NULL)
                     return nxt
             site.misses += 1
             return load_attr(f, stack, site, nxt)
     else:
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
-            if M32[(id(type(owner)) + TV) >> 2] == tv:
+            if id(type(owner)) == tid and tview[0] == tv:
                 a = id(owner)
                 if M8[a + valid] and M64[(a + slot) >> 3]:
                     stack[-1] = getattr(owner, name)
+                    if method:
+                        stack.append(NULL)
                     return nxt
             site.misses += 1
             return load_attr(f, stack, site, nxt)
@@ -484,14 +514,15 @@ def hint_entry_ok(owner, hint, name_id):
     return M64[(e + 8) >> 3] == name_id and M64[(e + 16) >> 3] != 0
 
 
-def _make_with_hint(site, tv, hint):
+def _make_with_hint(site, tv, t, hint):
     name = site.arg
     name_id = id(name)
     method = site.oparg & 1
+    tid, tview = type_guard(t)
 
     def load_attr_with_hint(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv and hint_entry_ok(owner, hint, name_id):
+        if id(type(owner)) == tid and tview[0] == tv and hint_entry_ok(owner, hint, name_id):
             stack[-1] = getattr(owner, name)
             if method:
                 stack.append(NULL)
@@ -501,13 +532,31 @@ def _make_with_hint(site, tv, hint):
     return load_attr_with_hint
 
 
-def _make_slot(site, tv, offset):
+def _make_slot(site, tv, t, offset, cheap):
     name = site.arg
     method = site.oparg & 1
+    tid, tview = type_guard(t)
+    if cheap:
+        # __class__ is never NULL; a NULL Py_T_OBJECT_EX slot makes getattr raise
+        # AttributeError (only that, without __getattr__): the slot guard for free
+        def load_attr_slot(f, stack, site, nxt):
+            owner = stack[-1]
+            if id(type(owner)) == tid and tview[0] == tv:
+                try:
+                    stack[-1] = getattr(owner, name)
+                except AttributeError:
+                    pass
+                else:
+                    if method:
+                        stack.append(NULL)
+                    return nxt
+            site.misses += 1
+            return load_attr(f, stack, site, nxt)
+        return load_attr_slot
 
     def load_attr_slot(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv and M64[(id(owner) + offset) >> 3]:
+        if id(type(owner)) == tid and tview[0] == tv and M64[(id(owner) + offset) >> 3]:
             stack[-1] = getattr(owner, name)
             if method:
                 stack.append(NULL)
@@ -537,12 +586,17 @@ def _make_module(site, kv, value_addr):
     return load_attr_module
 
 
-def _make_class(site, tv, descr):
+def _make_class(site, tv, cls, descr):
+    # the class was specialized with metaclass exactly `type`, which cannot change
+    # (__class__ of a class cannot be assigned); so PyType_Check(owner) and the
+    # version match hold together exactly when type(owner) is type and owner is
+    # the live class at that address with the version
     method = site.oparg & 1
+    tid, tview = type_guard(cls)
 
     def load_attr_class(f, stack, site, nxt):
         owner = stack[-1]
-        if (type(owner).__flags__ & F_TYPE_SUBCLASS) and M32[(id(owner) + TV) >> 2] == tv:
+        if type(owner) is type and id(owner) == tid and tview[0] == tv:
             stack[-1] = descr
             if method:
                 stack.append(NULL)
@@ -559,12 +613,13 @@ def _frame_args(info, fn, args):
     return args
 
 
-def _make_property(site, tv, fv, fget, info):
-    fv_index = (id(fget) + FV) >> 2
+def _make_property(site, tv, t, fv, fget, info):
+    tid, tview = type_guard(t)
+    fview = u32_view(id(fget) + FV)          # fget is kept alive by this handler
 
     def load_attr_property(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv and M32[fv_index] == fv:
+        if id(type(owner)) == tid and tview[0] == tv and fview[0] == fv:
             del stack[-1]
             if info is not None:
                 f.callee = Frame(info, _frame_args(info, fget, [owner]), fget.__globals__,
@@ -579,12 +634,13 @@ def _make_property(site, tv, fv, fget, info):
     return load_attr_property
 
 
-def _make_getattribute(site, tv, fv, getattribute, info, name):
-    fv_index = (id(getattribute) + FV) >> 2
+def _make_getattribute(site, tv, t, fv, getattribute, info, name):
+    tid, tview = type_guard(t)
+    fview = u32_view(id(getattribute) + FV)
 
     def load_attr_getattribute_overridden(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv and M32[fv_index] == fv:
+        if id(type(owner)) == tid and tview[0] == tv and fview[0] == fv:
             del stack[-1]
             if info is not None:
                 f.callee = Frame(info, _frame_args(info, getattribute, [owner, name]),
@@ -600,14 +656,14 @@ def _make_getattribute(site, tv, fv, getattribute, info, name):
     return load_attr_getattribute_overridden
 
 
-def _make_method_with_values(site, tv, basicsize, keys, kv, descr):
-    valid = basicsize + 3
-    kv_index = (keys + 12) >> 2
+def _make_method_with_values(site, tv, t, keys, kv, descr):
+    tid, tview = type_guard(t)
+    valid = t.__basicsize__ + 3
+    kview = u32_view(keys + 12)        # the type's shared keys: read once the type matched
 
     def load_attr_method_with_values(f, stack, site, nxt):
         owner = stack[-1]
-        if (M32[(id(type(owner)) + TV) >> 2] == tv and M8[id(owner) + valid]
-                and M32[kv_index] == kv):
+        if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid] and kview[0] == kv:
             stack[-1] = descr
             stack.append(owner)
             return nxt
@@ -616,10 +672,12 @@ def _make_method_with_values(site, tv, basicsize, keys, kv, descr):
     return load_attr_method_with_values
 
 
-def _make_method_no_dict(site, tv, descr):
+def _make_method_no_dict(site, tv, t, descr):
+    tid, tview = type_guard(t)
+
     def load_attr_method_no_dict(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv:
+        if id(type(owner)) == tid and tview[0] == tv:
             stack[-1] = descr
             stack.append(owner)
             return nxt
@@ -628,12 +686,13 @@ def _make_method_no_dict(site, tv, descr):
     return load_attr_method_no_dict
 
 
-def _make_method_lazy_dict(site, tv, stored_offset, descr):
+def _make_method_lazy_dict(site, tv, t, stored_offset, descr):
+    tid, tview = type_guard(t)
     offset = MANAGED_DICT_OFFSET + stored_offset
 
     def load_attr_method_lazy_dict(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv and not M64[(id(owner) + offset) >> 3]:
+        if id(type(owner)) == tid and tview[0] == tv and not M64[(id(owner) + offset) >> 3]:
             stack[-1] = descr
             stack.append(owner)
             return nxt
@@ -642,14 +701,14 @@ def _make_method_lazy_dict(site, tv, stored_offset, descr):
     return load_attr_method_lazy_dict
 
 
-def _make_nondescriptor_with_values(site, tv, basicsize, keys, kv, descr):
-    valid = basicsize + 3
-    kv_index = (keys + 12) >> 2
+def _make_nondescriptor_with_values(site, tv, t, keys, kv, descr):
+    tid, tview = type_guard(t)
+    valid = t.__basicsize__ + 3
+    kview = u32_view(keys + 12)
 
     def load_attr_nondescriptor_with_values(f, stack, site, nxt):
         owner = stack[-1]
-        if (M32[(id(type(owner)) + TV) >> 2] == tv and M8[id(owner) + valid]
-                and M32[kv_index] == kv):
+        if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid] and kview[0] == kv:
             stack[-1] = descr
             return nxt
         site.misses += 1
@@ -657,10 +716,12 @@ def _make_nondescriptor_with_values(site, tv, basicsize, keys, kv, descr):
     return load_attr_nondescriptor_with_values
 
 
-def _make_nondescriptor_no_dict(site, tv, descr):
+def _make_nondescriptor_no_dict(site, tv, t, descr):
+    tid, tview = type_guard(t)
+
     def load_attr_nondescriptor_no_dict(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv:
+        if id(type(owner)) == tid and tview[0] == tv:
             stack[-1] = descr
             return nxt
         site.misses += 1

@@ -71,7 +71,7 @@ def specialize(site, owner):
             return site.fail("ATTR_READ_ONLY")
         if offset > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
-        return _la._specialize(site, "STORE_ATTR_SLOT", _make_slot(site, version),
+        return _la._specialize(site, "STORE_ATTR_SLOT", _make_slot(site, version, t),
                                version=version, w3=offset)
     return site.fail(_FAIL_KIND[kind])
 
@@ -87,14 +87,15 @@ _FAIL_KIND = {
 }
 
 
-# -- members ------------------------------------------------------------------------------
-def _make_instance_value(site, tv, basicsize, index):
+# -- members (the type guard as in load_attr.py) ---------------------------------------------
+def _make_instance_value(site, tv, t, index):
     name = site.arg
-    valid = basicsize + 3
+    tid, tview = _la.type_guard(t)
+    valid = t.__basicsize__ + 3
 
     def store_attr_instance_value(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv:
+        if id(type(owner)) == tid and tview[0] == tv:
             a = id(owner)
             if not M64[(a + MANAGED_DICT_OFFSET) >> 3] and M8[a + valid]:
                 del stack[-1]
@@ -105,14 +106,15 @@ def _make_instance_value(site, tv, basicsize, index):
     return store_attr_instance_value
 
 
-def _make_with_hint(site, tv, hint):
+def _make_with_hint(site, tv, t, hint):
     name = site.arg
     name_id = id(name)
     entry_ok = _la.hint_entry_ok
+    tid, tview = _la.type_guard(t)
 
     def store_attr_with_hint(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv and entry_ok(owner, hint, name_id):
+        if id(type(owner)) == tid and tview[0] == tv and entry_ok(owner, hint, name_id):
             del stack[-1]
             setattr(owner, name, stack.pop())
             return nxt
@@ -121,12 +123,13 @@ def _make_with_hint(site, tv, hint):
     return store_attr_with_hint
 
 
-def _make_slot(site, tv):
+def _make_slot(site, tv, t):
     name = site.arg
+    tid, tview = _la.type_guard(t)
 
     def store_attr_slot(f, stack, site, nxt):
         owner = stack[-1]
-        if M32[(id(type(owner)) + TV) >> 2] == tv:
+        if id(type(owner)) == tid and tview[0] == tv:
             del stack[-1]
             setattr(owner, name, stack.pop())
             return nxt

@@ -11,7 +11,7 @@ import types
 from quickening.interp.ops import containers
 from quickening.interp.quicken import Family
 
-FAMILY = Family("STORE_SUBSCR", ["STORE_SUBSCR_DICT", "STORE_SUBSCR_LIST_INT"])
+FAMILY = Family("STORE_SUBSCR", ["STORE_SUBSCR_DICT", "STORE_SUBSCR_LIST_INT"], operands=2)
 
 _generic = containers.store_subscr
 _COMPACT = 1 << 30

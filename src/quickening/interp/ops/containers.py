@@ -120,11 +120,23 @@ def set_update(f, stack, arg, nxt):
 @handles("DICT_UPDATE")
 def dict_update(f, stack, arg, nxt):
     update = stack.pop()
+    target = stack[-arg]
+    if isinstance(update, dict) and type(update).__iter__ is dict.__iter__:
+        target.update(update)
+        return nxt
+    # PyDict_Update: any object with keys() (never a sequence of pairs)
     try:
-        stack[-arg].update(update)
+        keys = update.keys()
     except AttributeError:
-        raise TypeError(f"'{type(update).__name__}' object is not a mapping") from None
+        keys = NOT_A_MAPPING
+    if keys is NOT_A_MAPPING:
+        raise TypeError(f"'{type(update).__name__}' object is not a mapping")
+    for key in keys:
+        target[key] = update[key]
     return nxt
+
+
+NOT_A_MAPPING = object()
 
 
 def function_str(func):
@@ -147,13 +159,14 @@ def dict_merge(f, stack, arg, nxt):
     if not hasattr(type(update), "keys"):
         raise TypeError(f"{function_str(callable_)} argument after ** must be a mapping, "
                         f"not {type(update).__name__}")
-    for key in update.keys():
+    own = isinstance(update, dict) and type(update).__iter__ is dict.__iter__
+    # CPython reads a dict's own entries, other mappings through keys() and [key]
+    for key in (dict.keys(update) if own else update.keys()):
         if key in target:
-            if type(key) is str:
-                raise TypeError(f"{function_str(callable_)} got multiple values for keyword "
-                                f"argument '{key}'")
-            raise TypeError(f"{function_str(callable_)} keywords must be strings")
-        target[key] = update[key]
+            # CPython words a repeated key this way whatever its type (%S of the key)
+            raise TypeError(f"{function_str(callable_)} got multiple values for keyword "
+                            f"argument '{str(key)}'")
+        target[key] = dict.__getitem__(update, key) if own else update[key]
     return nxt
 
 

@@ -10,9 +10,10 @@ def raise_varargs(f, stack, arg, nxt):
         exc = handled.current()
         if exc is None:
             raise RuntimeError("No active exception to reraise")
-        # a bare `raise` re-raises without a new traceback entry for this frame
+        # a bare `raise` re-raises without a new traceback entry for this frame,
+        # and (like CPython's RERAISE) leaves the exception's __context__ alone
         f.no_tb = True
-        raise exc
+        handled.raise_unchanged(exc)
     if arg == 1:
         exc = stack.pop()
         raise exc
@@ -27,7 +28,7 @@ def reraise(f, stack, arg, nxt):
     if arg:
         f.entry_lasti = stack[-arg]
     f.no_tb = True
-    raise exc
+    handled.raise_unchanged(exc)  # a re-raise does not set __context__
 
 
 @handles("PUSH_EXC_INFO")

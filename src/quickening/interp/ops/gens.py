@@ -67,7 +67,7 @@ def get_awaitable(obj, where):
         if where == 2:
             raise TypeError(f"'async with' received an object from __aexit__ that does not "
                             f"implement __await__: {t.__name__}")
-        raise TypeError(f"'{t.__name__}' object can't be used in 'await' expression")
+        raise TypeError(f"object {t.__name__} can't be used in 'await' expression")
     result = getter()
     rt = type(result)
     if rt is CoroutineType or (rt is GeneratorType and result.gi_code.co_flags & host.CO_ITERABLE_COROUTINE):
@@ -112,9 +112,10 @@ def get_anext(f, stack, arg, nxt):
     result = getter()
     try:
         stack.append(get_awaitable(result, 0))
-    except TypeError:
+    except BaseException as err:
+        # _PyErr_FormatFromCause: any failure becomes the cause (and context)
         raise TypeError(f"'async for' received an invalid object from __anext__: "
-                        f"{type(result).__name__}") from None
+                        f"{type(result).__name__}") from err
     return nxt
 
 

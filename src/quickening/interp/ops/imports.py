@@ -13,7 +13,13 @@ def import_name(f, stack, arg, nxt):
     fromlist = stack.pop()
     level = stack.pop()
     b = f.builtins
-    import_func = b.get("__import__", NULL) if type(b) is dict else getattr(b, "__import__", NULL)
+    if type(b) is dict:
+        import_func = b.get("__import__", NULL)
+    else:
+        try:
+            import_func = b["__import__"]  # builtins may be any mapping
+        except KeyError:
+            import_func = NULL
     if import_func is NULL:
         raise ImportError("__import__ not found")
     f.pc = nxt

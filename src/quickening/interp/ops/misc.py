@@ -83,7 +83,15 @@ def _intrinsic(table, descs, kind):
         fn = table.get(descs[oparg])
         if fn is None:
             native = _native_intrinsic(kind, oparg)
-            fn = table[descs[oparg]] = (lambda f, *args: native(*args))
+
+            def fn(f, *args, native=native):
+                # typing objects take __module__ from the function running the
+                # intrinsic: make that the interpreted frame's module
+                func = f.func
+                native.__module__ = (getattr(func, "__module__", None) if func is not None
+                                     else f.globals.get("__name__"))
+                return native(*args)
+            table[descs[oparg]] = fn
         return fn
     return decode
 

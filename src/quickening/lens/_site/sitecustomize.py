@@ -59,6 +59,10 @@ def _quickening_lens_boot():
     sys.path[:] = [p for p in sys.path
                    if not p or os.path.abspath(p) != here]
     agent = None
+    if sys.version_info[:2] not in ((3, 11), (3, 12), (3, 13)) or \
+            sys.implementation.name != "cpython":
+        env.pop("QUICKENING_LENS_OUT", None)   # the parent explains why
+        return None
     try:
         path = os.path.join(os.path.dirname(here), "agent.py")
         mod = _from_blob(env.pop("QUICKENING_LENS_CODE", None), path)

@@ -1,0 +1,147 @@
+"""Running a generator's frame inline, for FOR_ITER_GEN and SEND_GEN.
+
+CPython's FOR_ITER_GEN and SEND_GEN push the generator's own frame onto the
+frame stack of the current evaluation loop: a yield resumes the caller just
+after the instruction with the value pushed, a return resumes it at the
+instruction's exit.  Here the same: the frame of an interpreted generator is
+pushed in the caller's loop (registry.SWITCH) with an `inline` object that
+tells the loop where the caller resumes (Frame.inline: on_yield, on_return,
+on_unwind).
+
+An interpreted generator is a native *driver* generator (or coroutine)
+delegating to an InterpGenerator whose frame runs here (generators.py).  The
+InterpGenerator's running / started / pc state is kept exactly as when the
+driver resumes it, and the driver is first made to enter its `yield from`
+(generators.start_driver) so that close(), throw() and finalization of the
+driver still reach the frame.
+
+CPython's guard is "the generator's frame is neither executing nor
+finished"; for a driver that is the state of its InterpGenerator.
+"""
+
+import types
+
+from quickening.interp import generators, handled
+from quickening.interp.ops.registry import RETURN, SWITCH
+
+GeneratorType = types.GeneratorType
+CoroutineType = types.CoroutineType
+
+DEOPT = object()     # the guard failed
+NATIVE = None        # a generator whose frame CPython runs: advance it natively
+
+_GEN_DRIVERS = frozenset({generators._drive_generator.__code__,
+                          generators._drive_iterable_coroutine.__code__})
+_CORO_DRIVER = generators._drive_coroutine.__code__
+_DONE = -4
+_current = handled.current
+_set_handled = handled.set_handled
+
+
+def _inner_of_unstarted(frame):
+    return frame.f_locals["inner"]
+
+
+def generator_state(gen):
+    """For an exact generator: DEOPT, NATIVE, or the InterpGenerator to run inline."""
+    if gen.gi_running or gen.gi_frame is None:
+        return DEOPT
+    if gen.gi_code not in _GEN_DRIVERS:
+        return NATIVE
+    inner = gen.gi_yieldfrom
+    if inner is None:
+        # a driver not started yet: enter its `yield from inner` first
+        inner = _inner_of_unstarted(gen.gi_frame)
+        if inner.running or inner.frame.pc < 0:
+            return DEOPT
+        generators.start_driver(gen, inner)
+    elif inner.running or inner.frame.pc < 0:
+        return DEOPT
+    return inner
+
+
+def coroutine_state(coro):
+    """For an exact coroutine: DEOPT, NATIVE, or the InterpCoroutine to run inline."""
+    if coro.cr_running or coro.cr_frame is None:
+        return DEOPT
+    if coro.cr_code is not _CORO_DRIVER:
+        return NATIVE
+    inner = coro.cr_await
+    if inner is None:
+        inner = _inner_of_unstarted(coro.cr_frame)
+        if inner.running or inner.frame.pc < 0:
+            return DEOPT
+        generators.start_driver(coro, inner)
+    elif inner.running or inner.frame.pc < 0:
+        return DEOPT
+    return inner
+
+
+class _Inline:
+    """Where the caller resumes when an inline generator frame yields, returns or raises."""
+    __slots__ = ("gen", "saved", "exit")
+
+    def __init__(self, gen, saved, exit_pc):
+        self.gen = gen
+        self.saved = saved          # the exception the caller was handling
+        self.exit = exit_pc
+
+    def _leave(self, frame):
+        self.gen.running = False
+        frame.inline = None
+        saved = self.saved
+        if _current() is not saved:
+            _set_handled(saved)
+
+    def on_yield(self, frame, value, caller):
+        # frame.pc was set by YIELD_VALUE: the generator resumes there
+        self._leave(frame)
+        caller.stack.append(value)
+        return caller.pc
+
+    def on_unwind(self, frame, exc):
+        frame.pc = _DONE
+        self._leave(frame)
+
+
+class ForIterReturn(_Inline):
+    """FOR_ITER_GEN: a return ends the loop (CPython lands on END_FOR, which pops
+    the value, then POP_TOP pops the generator: here both at once)."""
+    __slots__ = ()
+
+    def on_return(self, frame, value, caller):
+        frame.pc = RETURN
+        frame.stack.clear()
+        self._leave(frame)
+        del caller.stack[-1]
+        return self.exit
+
+
+class SendReturn(_Inline):
+    """SEND_GEN: a return pushes the value and resumes at SEND's target (END_SEND)."""
+    __slots__ = ()
+
+    def on_return(self, frame, value, caller):
+        frame.pc = RETURN
+        frame.stack.clear()
+        self._leave(frame)
+        caller.stack.append(value)
+        return self.exit
+
+
+def push(f, inner, sent, nxt, exit_pc, kind):
+    """Run inner's frame in f's loop; f resumes at nxt (yield) or exit_pc (return)."""
+    frame = inner.frame
+    if inner.started:
+        frame.stack.append(sent)
+    else:
+        # the frame starts at RETURN_GENERATOR, which pushes the None itself
+        inner.started = True
+    inner.running = True
+    saved = _current()
+    if frame.exc_stack:
+        _set_handled(frame.exc_stack[-1])
+    frame.inline = kind(inner, saved, exit_pc)
+    f.callee = frame
+    f.pc = nxt
+    return SWITCH

@@ -1,0 +1,153 @@
+"""FOR_ITER and its 4 members.
+
+The iterator's exact type decides: list, tuple and range iterators -> LIST,
+TUPLE, RANGE (guard: the iterator's type); an exact generator -> GEN, which
+runs the generator's frame in the same loop (see _genframes.py; guard: the
+generator is neither running nor finished; a generator the interpreter does
+not run is advanced natively).  Everything else fails: dict iterators,
+enumerate, zip, map, str iterators, a range too big for a C long ...
+"""
+
+import types
+
+from quickening.interp.families import _genframes
+from quickening.interp.ops import control
+from quickening.interp.ops.registry import NULL
+from quickening.interp.quicken import Family
+
+FAMILY = Family("FOR_ITER", ["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"])
+
+_generic = control.for_iter
+GeneratorType = types.GeneratorType
+_LIST_ITER = type(iter([]))
+_TUPLE_ITER = type(iter(()))
+_RANGE_ITER = type(iter(range(0)))
+
+
+@FAMILY.adaptive()
+def for_iter(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, stack[-1])
+        return site.pc
+    cells[site.ci] = counter - 16
+    return _generic(f, stack, site.arg, nxt)
+
+
+# -- the specializer --------------------------------------------------------------
+def specialize(site, it):
+    t = type(it)
+    if t is _LIST_ITER:
+        return site.specialize("FOR_ITER_LIST", for_iter_list)
+    if t is _TUPLE_ITER:
+        return site.specialize("FOR_ITER_TUPLE", for_iter_tuple)
+    if t is _RANGE_ITER:
+        return site.specialize("FOR_ITER_RANGE", for_iter_range)
+    if t is GeneratorType and site.oparg <= 0x7FFF:
+        return site.specialize("FOR_ITER_GEN", for_iter_gen)
+    return site.fail(classify_iterator(it))
+
+
+def _kinds():
+    async def agen():
+        yield
+
+    a = agen()
+    asend = a.asend(None)
+    kinds = {
+        types.CoroutineType: "ITER_COROUTINE", types.AsyncGeneratorType: "ITER_ASYNC_GENERATOR",
+        type(asend): "ITER_ASYNC_GENERATOR_SEND", GeneratorType: "ITER_GENERATOR",
+        _LIST_ITER: "ITER_LIST", _TUPLE_ITER: "ITER_TUPLE", _RANGE_ITER: "ITER_RANGE",
+        type(iter({})): "ITER_DICT_KEYS", type(iter({}.values())): "ITER_DICT_VALUES",
+        type(iter({}.items())): "ITER_DICT_ITEMS", type(iter(set())): "ITER_SET",
+        type(iter("\u00e9")): "ITER_STRING", type(iter("a")): "ITER_ASCII_STRING",
+        type(iter(b"")): "ITER_BYTES", enumerate: "ITER_ENUMERATE", map: "ITER_MAP",
+        zip: "ITER_ZIP", type(iter(reversed([]))): "ITER_REVERSED_LIST",
+        type(iter(lambda: 0, 1)): "ITER_CALLABLE",
+    }
+    asend.close()
+    a.aclose().close()
+
+    class Seq:
+        def __getitem__(self, i):
+            raise IndexError
+    kinds[type(iter(Seq()))] = "ITER_SEQ_ITER"
+    return kinds
+
+
+_KINDS = None
+
+
+def classify_iterator(it):
+    """pystats' failure kind for an iterator (FOR_ITER and SEND share it)."""
+    global _KINDS
+    if _KINDS is None:
+        _KINDS = _kinds()
+    t = type(it)
+    kind = _KINDS.get(t)
+    if kind is not None:
+        return kind
+    if t.__module__ == "itertools":
+        return "ITER_ITERTOOLS"
+    return "OTHER"
+
+
+def _deopt(f, stack, site, nxt):
+    site.misses += 1
+    return for_iter(f, stack, site, nxt)
+
+
+# -- members: guards first, then the operation ---------------------------------------
+def for_iter_list(f, stack, site, nxt):
+    it = stack[-1]
+    if type(it) is _LIST_ITER:
+        value = next(it, NULL)
+        if value is NULL:
+            del stack[-1]
+            return site.arg
+        stack.append(value)
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def for_iter_tuple(f, stack, site, nxt):
+    it = stack[-1]
+    if type(it) is _TUPLE_ITER:
+        value = next(it, NULL)
+        if value is NULL:
+            del stack[-1]
+            return site.arg
+        stack.append(value)
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+def for_iter_range(f, stack, site, nxt):
+    it = stack[-1]
+    if type(it) is _RANGE_ITER:
+        value = next(it, NULL)
+        if value is NULL:
+            del stack[-1]
+            return site.arg
+        stack.append(value)
+        return nxt
+    return _deopt(f, stack, site, nxt)
+
+
+_generator_state = _genframes.generator_state
+_DEOPT = _genframes.DEOPT
+_push = _genframes.push
+_ForIterReturn = _genframes.ForIterReturn
+
+
+def for_iter_gen(f, stack, site, nxt):
+    it = stack[-1]
+    if type(it) is GeneratorType:
+        inner = _generator_state(it)
+        if inner is not _DEOPT:
+            if inner is None or inner.frame.depth > 900:
+                # CPython runs this generator's frame: advance it natively
+                return _generic(f, stack, site.arg, nxt)
+            return _push(f, inner, None, nxt, site.arg, _ForIterReturn)
+    return _deopt(f, stack, site, nxt)

@@ -1,0 +1,68 @@
+"""SEND and its member SEND_GEN.
+
+SEND (the heart of `yield from` and `await`) specializes when the receiver
+is an exact generator or coroutine -> SEND_GEN, which runs the receiver's
+frame in the same loop (see _genframes.py).  Guard: the type, and the frame
+is neither running nor finished.  Other receivers fail, by iterator kind.
+"""
+
+import types
+
+from quickening.interp.families import _genframes
+from quickening.interp.families.for_iter import classify_iterator
+from quickening.interp.ops import gens
+from quickening.interp.quicken import Family
+
+FAMILY = Family("SEND", ["SEND_GEN"], operands=2)
+
+_generic = gens.send
+GeneratorType = types.GeneratorType
+CoroutineType = types.CoroutineType
+
+
+@FAMILY.adaptive()
+def send(f, stack, site, nxt):
+    cells = site.cells
+    counter = cells[site.ci]
+    if counter < 16:
+        specialize(site, stack[-2])
+        return site.pc
+    cells[site.ci] = counter - 16
+    return _generic(f, stack, site.arg, nxt)
+
+
+# -- the specializer --------------------------------------------------------------
+def specialize(site, receiver):
+    t = type(receiver)
+    if t is GeneratorType or t is CoroutineType:
+        return site.specialize("SEND_GEN", send_gen)
+    return site.fail(classify_iterator(receiver))
+
+
+def _deopt(f, stack, site, nxt):
+    site.misses += 1
+    return send(f, stack, site, nxt)
+
+
+# -- the member ------------------------------------------------------------------------
+_generator_state = _genframes.generator_state
+_coroutine_state = _genframes.coroutine_state
+_DEOPT = _genframes.DEOPT
+_push = _genframes.push
+_SendReturn = _genframes.SendReturn
+
+
+def send_gen(f, stack, site, nxt):
+    receiver = stack[-2]
+    t = type(receiver)
+    if t is GeneratorType:
+        inner = _generator_state(receiver)
+    elif t is CoroutineType:
+        inner = _coroutine_state(receiver)
+    else:
+        inner = _DEOPT
+    if inner is not _DEOPT:
+        if inner is None or inner.frame.depth > 900:
+            return _generic(f, stack, site.arg, nxt)
+        return _push(f, inner, stack.pop(), nxt, site.arg, _SendReturn)
+    return _deopt(f, stack, site, nxt)
