@@ -1,26 +1,36 @@
 """Differential fuzzing of the interpreter with generated programs.
 
-A program is built from a seed: pysource-codegen writes a random module that
-only uses the names name_0 .. name_5; a prelude binds those names to values
-drawn (by the same seed) from a pool of ints, strings, containers, builtins,
-exception classes and a "universal" object whose every dunder is written in
-Python (so the interpreter's trampolines run behind CPython's C slots).
+Two generators turn a seed into a program:
+
+- "codegen": pysource-codegen writes a random module that only uses the names
+  name_0 .. name_5; a prelude binds those names to values drawn (by the same
+  seed) from a pool of ints, strings, containers, builtins, exception classes
+  and a "universal" object whose every dunder is written in Python (so the
+  interpreter's trampolines run behind CPython's C slots).
+- "writer": our own generator (Writer), whose programs bind their names and
+  end their loops, so that functions, closures, generators, classes,
+  exceptions, pattern matching, coroutines and the FEATURES snippets
+  (argument binding errors, generator and async generator protocols,
+  descriptors, frames, asyncio, ...) actually run.
+
 Every top-level statement is wrapped in try/except that prints the exception
-(type, message, context, traceback lines in the program); every expression
-statement prints the repr of its value. So a program keeps going after an
-error and its output shows each step.
+(type, message, context, cause, and the line, function and columns of each
+traceback entry in the program); every expression statement prints the repr of
+its value. So a program keeps going after an error and its output shows each
+step.
 
 The compiled program runs twice in forked children of the current process
-(so both share the string hash seed and start from the same heap): once with
-exec() and once with quickening.api.run_code(). Each child has a time limit
-(generated code can loop forever) and a memory limit. The outcomes compared
-are the printed output, an uncaught exception, and the repr of each final
-global; addresses (0x...) are masked and sets are printed sorted. A program
-that times out natively is skipped; one that only times out interpreted is a
-difference.
+(so both share the string hash seed): once with exec() and once with
+quickening.api.run_code(). Each child has a time limit (generated code can
+loop forever), a memory limit, and the cyclic GC off (its timing depends on
+allocation counts). The outcomes compared are the printed output, an uncaught
+exception, the warnings (category, message, file and line), and the repr of
+each final global; object addresses ("at 0x...") are masked and sets are
+printed sorted. A program that times out natively is skipped; one that only
+times out interpreted is a difference.
 
-`minimize(source)` reduces a failing program by deleting and simplifying
-statements and expressions while the same kind of difference remains.
+`minimize(source, still_fails)` shrinks a failing program by deleting and
+simplifying statements and expressions while the difference remains.
 """
 
 import ast
@@ -720,6 +730,85 @@ try:
 except ValueError as e:
     print(e)
 ''',
+    # library machinery over interpreted code
+    '''
+import dataclasses
+import enum
+import functools
+import collections
+import abc
+import copy
+@dataclasses.dataclass(order=True)
+class $N1:
+    a: int
+    b: str = 'd'
+    c: list = dataclasses.field(default_factory=list)
+    def __post_init__(self):
+        self.c.append(self.a)
+class $N2(enum.Enum):
+    RED = 1
+    GREEN = $I % 5 + 2
+    def describe(self):
+        return self.name.lower()
+class $N3(enum.IntFlag):
+    A = 1
+    B = 2
+$N4 = collections.namedtuple('$N4', 'x y', defaults=[$I])
+@functools.lru_cache(maxsize=None)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+@functools.singledispatch
+def kind(x):
+    return 'object'
+@kind.register
+def _(x: int):
+    return 'int'
+@kind.register(list)
+def _(x):
+    return 'list'
+class Base(abc.ABC):
+    @abc.abstractmethod
+    def run(self):
+        ...
+try:
+    Base()
+except TypeError as e:
+    print(e)
+p = $N1($I, $S)
+print(p, p < $N1($I), dataclasses.asdict(p), dataclasses.replace(p, b='z'), $N1.__init__.__qualname__)
+print(list($N2), $N2(1).describe(), $N2['RED'], $N3.A | $N3.B, repr($N3(3)), $N2.RED in $N2)
+print($N4(1), $N4(1, 2)._replace(y=5), $N4._fields, fib(30), fib.cache_info().hits > 0, kind(1), kind([]), kind('s'))
+print(functools.partial(max, $I)(1, 2), copy.deepcopy([p, {'k': p}]), copy.copy(p) == p)
+try:
+    $N2(99)
+except ValueError as e:
+    print(e)
+''',
+    # dict and str subclasses, __missing__, format_map, numeric interplay
+    '''
+import fractions
+import decimal
+class $N1(dict):
+    def __missing__(self, k):
+        return k * 2
+class $N2(str):
+    def __add__(self, o):
+        return $N2(str.__add__(self, o).upper())
+class $N3(int):
+    def __add__(self, o):
+        return $N3(super().__add__(o) * 10)
+    def __repr__(self):
+        return 'N3(' + super().__repr__() + ')'
+d = $N1(a=1)
+print(d['a'], d['zz'], '{a}-{q}'.format_map(d), $N2('ab') + 'cd', $N3(2) + 3, 3 + $N3(2), sum([$N3(1), $N3(2)]))
+print(fractions.Fraction($I, 3) + 1, decimal.Decimal('1.10') * $I, round(fractions.Fraction(7, 2)), divmod(decimal.Decimal(7), 2))
+class $N4:
+    def __radd__(self, o):
+        return ('radd', o)
+    def __rmul__(self, o):
+        return ('rmul', o)
+print(1 + $N4(), fractions.Fraction(1, 2) * $N4(), [1] * 2, sum([$N4()], 0) if False else 0)
+''',
     # StopIteration inside a generator
     '''
 def $N1(n):
@@ -808,7 +897,7 @@ class $N1:
 $N2 = $N1($I)
 print($N2 + $I, $I + $N2, $N2 == $N1($I), $N2 != $N2, -$N2)
 $N2 += 2
-print($N2, $N2[1:$I:2], $N2[...], $N2[1, 2], $I in $N2, $N2(1, k=2), [10, 20, 30, 40][$N2 % 4 if False else 0])
+print($N2, $N2[1:$I:2], $N2[...], $N2[1, 2], $I in $N2, $N2(1, k=2), [10, 20, 30, 40][$N2])
 for $N3 in (lambda: hash($N2), lambda: $N2 + 'a', lambda: 'a' + $N2, lambda: $N2 < 3, lambda: [1, 2, 3][$N2], lambda: $N2 * 2):
     try:
         print($N3())
@@ -1319,7 +1408,7 @@ class Writer:
         if k == 0:
             return f"({self.str_expr(env, d-1)} + {self.str_expr(env, d-1)})"
         if k == 1:
-            conv = self.pick(["", "!r", "!s", ":>4", ":x" if False else ":03d"])
+            conv = self.pick(["", "!r", "!s", ":>4", ":03d"])
             if conv == ":03d":
                 return f"f'<{{{self.int_expr(env, d-1)}{conv}}}|{{{self.str_expr(env, d-1)}!r}}>'"
             return f"f'{{{self.str_expr(env, d-1)}{conv}}}-{{{self.int_expr(env, d-1)}}}'"
@@ -1491,7 +1580,7 @@ class Writer:
         elif k == 8 and not nested:
             v = self.fresh("i")
             src = self.pick([self.list_expr(env), f"range({self.int_expr(env)} % 5)",
-                             f"enumerate({self.list_expr(env)})" if False else self.list_expr(env)])
+                             f"sorted({self.list_expr(env)})"])
             self.emit(ind, f"for {v} in {src}:")
             inner = env.copy(depth=env.depth+1, loop=True, ints=env.ints + [v])
             self.block(inner, ind+1)

@@ -8,6 +8,8 @@ CI runs fixed seeds of both generators; a longer run with any seed is
 --minimize shrinks) every program that behaves differently.
 """
 
+import textwrap
+
 import pytest
 
 from . import fuzzing
@@ -42,6 +44,263 @@ def test_written_program(seed):
     """Programs of our own generator: functions, generators, classes,
     exceptions, pattern matching and coroutines that actually run."""
     _check("writer", seed)
+
+
+# Differences found by fuzzing runs, each reduced from a failing generated
+# program to a small one; they are compared the same way and stay here as
+# regression tests.
+FOUND = {
+    "del_name_context": """\
+    try:
+        del undefined_name
+    except NameError as e:
+        print(repr(e), repr(e.__context__))
+    def f():
+        global undefined_name
+        del undefined_name
+    try:
+        f()
+    except NameError as e:
+        print(repr(e), repr(e.__context__))
+    class C:
+        try:
+            del zz
+        except NameError as e:
+            print(repr(e), repr(e.__context__))
+""",
+    "empty_cell_context": """\
+    def g():
+        try:
+            print(x)
+        except NameError as e:
+            print(repr(e), repr(e.__context__))
+        x = 1
+        return lambda: x
+    g()
+    def h():
+        def inner():
+            return z
+        try:
+            inner()
+        except NameError as e:
+            print(repr(e), repr(e.__context__))
+        z = 3
+    h()
+    def k():
+        x = 1
+        del x
+        try:
+            del x
+        except NameError as e:
+            print(repr(e), repr(e.__context__))
+        return lambda: x
+    k()
+""",
+    "class_kwargs": """\
+    class U:
+        def __getattr__(self, name):
+            if name == 'keys':
+                return lambda: ['a']
+            raise AttributeError(name)
+        def __getitem__(self, k): return 1
+    def f(**k): return k
+    try:
+        print(f(**U()))
+    except TypeError as e:
+        print('f', e)
+    try:
+        class C(**U()): pass
+        print('class ok')
+    except TypeError as e:
+        print('class', e)
+    try:
+        print({**U()})
+    except TypeError as e:
+        print('dict', e)
+""",
+    "tp_name_messages": """\
+    import sys
+    type A = int
+    def f(*a): return a
+    def show(e): print(e, '| context:', repr(e.__context__))
+    try:
+        with A: pass
+    except TypeError as e: show(e)
+    try:
+        with sys.flags: pass
+    except TypeError as e: show(e)
+    try:
+        f(*A)
+    except TypeError as e: show(e)
+    try:
+        [*A]
+    except TypeError as e: show(e)
+    try:
+        print(*A)
+    except TypeError as e: show(e)
+    async def g():
+        async for x in A: pass
+    try:
+        g().send(None)
+    except TypeError as e: show(e)
+    async def h():
+        async with A: pass
+    try:
+        h().send(None)
+    except TypeError as e: show(e)
+    try:
+        f(1, *A)
+    except TypeError as e: show(e)
+    try:
+        f(1, *5)
+    except TypeError as e: show(e)
+    try:
+        [1, *5]
+    except TypeError as e: show(e)
+""",
+    "caller_frames": """\
+    import collections, enum, typing, inspect, io, logging, warnings
+    # library code that looks at its caller's frame sees the interpreter's frames
+    P = collections.namedtuple('P', 'x')
+    E = enum.Enum('E', 'A B')
+    N = typing.NamedTuple('N', [('a', int)])
+    print(P.__module__, E.__module__, N.__module__)
+    def f():
+        return [(i.function, i.lineno) for i in inspect.stack() if i.filename == '<fuzz>']
+    print(f())
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(logging.Formatter('%(funcName)s:%(lineno)d'))
+    log = logging.getLogger('fuzz')
+    log.addHandler(handler)
+    log.propagate = False
+    def g():
+        log.warning('hi')
+    g()
+    print(out.getvalue().strip())
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        t = True
+        x = ~t
+        try:
+            from . import y
+        except ImportError:
+            pass
+    for m in w:
+        print(m.category.__name__, m.filename, m.lineno)
+""",
+    "except_star_reraise_tb": """\
+    import traceback
+    try:
+        try:
+            raise ValueError(1)
+        except* ValueError:
+            raise
+    except BaseException as e:
+        print(repr(e), [(f.lineno, f.name) for f in traceback.extract_tb(e.__traceback__)])
+        print([(f.lineno, f.name) for f in traceback.extract_tb(e.exceptions[0].__traceback__)])
+    try:
+        try:
+            raise ExceptionGroup('eg', [ValueError(1), TypeError(2)])
+        except* ValueError:
+            raise
+    except BaseException as e:
+        print(repr(e), [(f.lineno, f.name) for f in traceback.extract_tb(e.__traceback__)])
+""",
+    "yield_from_throw_args": """\
+    import asyncio, warnings
+    class It:
+        def __iter__(self): return self
+        def __next__(self): return 1
+        def throw(self, *args):
+            print('throw args', [type(a).__name__ for a in args])
+            raise StopIteration(5)
+    def deleg():
+        return (yield from It())
+    d = deleg()
+    next(d)
+    try:
+        d.throw(KeyError('k'))
+    except StopIteration as e:
+        print('stop', e.value)
+    # the same through asyncio: a cancelled task awaiting a future
+    async def main():
+        t = asyncio.create_task(asyncio.sleep(10))
+        await asyncio.sleep(0)
+        t.cancel()
+        try:
+            await t
+        except asyncio.CancelledError:
+            print('cancelled')
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        asyncio.run(main())
+    print([str(x.message)[:60] for x in w])
+""",
+    "generator_frames": """\
+    import inspect
+    def gen():
+        x = 1
+        yield x
+        yield from sub()
+    def sub():
+        yield 2
+    g = gen()
+    print(g.gi_code.co_name, g.gi_code.co_filename, g.gi_frame.f_lineno, inspect.getgeneratorstate(g))
+    next(g)
+    print(g.gi_frame.f_lineno, g.gi_frame.f_code.co_name, g.gi_frame.f_code.co_filename, g.gi_frame.f_locals, g.gi_running, g.gi_suspended, g.gi_yieldfrom)
+    next(g)
+    print(g.gi_frame.f_lineno, g.gi_yieldfrom, inspect.getgeneratorstate(g))
+    async def co():
+        await Aw()
+    class Aw:
+        def __await__(self):
+            yield 'step'
+    c = co()
+    c.send(None)
+    print(c.cr_code.co_name, c.cr_frame.f_lineno, c.cr_frame.f_code.co_filename, c.cr_await, inspect.getcoroutinestate(c))
+    import asyncio
+    async def main():
+        t = asyncio.create_task(asyncio.sleep(0.01))
+        async def waiter():
+            await t
+        w = asyncio.create_task(waiter())
+        await asyncio.sleep(0)
+        print(repr(w))
+        await w
+    asyncio.run(main())
+""",
+    "generator_finalization": """\
+    def gen():
+        try:
+            yield 1
+        finally:
+            print('gen finally')
+    def f():
+        g = gen()
+        next(g)
+        g = None          # native: the generator is closed right here
+        print('after drop')
+    f()
+    def h():
+        for mk in (gen, 0):
+            g = mk()      # second iteration: 0() raises TypeError while g still holds the generator
+            next(g)
+    try:
+        h()
+    except TypeError as e:
+        print('caught', e)
+    print('end')
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOUND))
+def test_found_by_fuzzing(name):
+    source = textwrap.dedent(FOUND[name])
+    native, interp = fuzzing.run_both(fuzzing.HELPERS + source)
+    diff = fuzzing.difference(native, interp)
+    assert diff is None, f"{name} ({diff[0]}):\n{diff[1]}"
 
 
 def test_differences_are_seen():

@@ -32,7 +32,7 @@ class CodeInfo:
         "free_start", "ncells_and_locals", "argcount", "posonlycount", "kwonlycount",
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "binder_code", "standin", "__weakref__",
-        "quickened", "sites", "cell_names", "exact_call_tail",
+        "quickened", "sites", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
     )
 
     def __init__(self, code):
@@ -144,6 +144,9 @@ class CodeInfo:
     def _decode_lines(self):
         nunits = len(self.opcodes)
         lines = [None] * nunits
+        self.line_starts = {start // 2 for start, end, line in self.code.co_lines() if line is not None}
+        resume = host.OPMAP["RESUME"]
+        self.first_traceable = next((pc for pc in self.starts if self.opcodes[pc] == resume), -1)
         for start, end, line in self.code.co_lines():
             for u in range(start // 2, min(end // 2, nunits)):
                 lines[u] = line

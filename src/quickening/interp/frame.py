@@ -28,6 +28,9 @@ class Frame:
     func = None            # the function called, when known
     view = None            # the FrameView handed out for this frame
     entry_lasti = -1       # lasti restored by RERAISE, pushed again by a lasti handler
+    trace = None           # the frame's local trace function (f_trace)
+    trace_line = -1        # the line of the last 'line' event
+    trace_prev = -1        # the pc executed last while traced
     inline = None          # for frames pushed by specialized instructions (__init__ of
                            # CALL_ALLOC_AND_ENTER_INIT, generators of FOR_ITER_GEN and
                            # SEND_GEN): on_return/on_yield(frame, value, caller) -> caller pc,
@@ -65,10 +68,12 @@ class ThreadState:
     A plain object, fetched once per loop entry: attributes of a
     threading.local cost several times more on every frame switch.
     """
-    __slots__ = ("frame",)
+    __slots__ = ("frame", "tracer", "tracing")
 
     def __init__(self):
         self.frame = None
+        self.tracer = None     # sys.settrace() function installed by interpreted code
+        self.tracing = False   # inside a trace function: no events
 
 
 _LOCAL = threading.local()

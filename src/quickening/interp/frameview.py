@@ -37,7 +37,11 @@ class FrameView:
         frame = self._frame
         loop = _loop_running(frame, "f")
         if loop is not None:
-            return loop.f_locals["pc"]
+            pc = loop.f_locals["pc"]
+            if pc >= 0:
+                return pc
+            if frame.trace_prev >= 0:   # a traced frame returning: its last instruction
+                return frame.trace_prev
         return frame.lasti()
 
     @property
@@ -78,7 +82,14 @@ class FrameView:
             host = host.f_back
         return None
 
-    f_trace = None
+    @property
+    def f_trace(self):
+        return self._frame.trace
+
+    @f_trace.setter
+    def f_trace(self, fn):
+        self._frame.trace = fn
+
     f_trace_lines = True
     f_trace_opcodes = False
 

@@ -13,7 +13,7 @@ that this loop turns into a frame switch.
 
 import sys
 
-from quickening.interp import handled, tracebacks
+from quickening.interp import handled, tracebacks, tracing
 from quickening.interp.frame import thread_state
 from quickening.interp.ops.registry import RETURN, SWITCH, YIELD
 
@@ -36,6 +36,8 @@ def run_frame(entry, throw=None):
     ts.frame = f = entry
     exc = throw
     pc = f.pc
+    if ts.tracer is not None:
+        tracing.on_call(ts, f)
     if exc is not None:
         pc = f.info.prev_start.get(pc, pc)
         if entry.exc_stack:
@@ -48,9 +50,15 @@ def run_frame(entry, throw=None):
                 stack = f.stack
                 instrs = f.info.instrs
                 try:
-                    while pc >= 0:
-                        h, arg, nxt = instrs[pc]
-                        pc = h(f, stack, arg, nxt)
+                    if f.trace is None:
+                        while pc >= 0:
+                            h, arg, nxt = instrs[pc]
+                            pc = h(f, stack, arg, nxt)
+                    else:
+                        while pc >= 0 and f.trace is not None:
+                            pc = tracing.step(ts, f, stack, instrs, pc)
+                        if pc >= 0:
+                            continue   # tracing was switched off: back to the fast loop
                 except BaseException as e:
                     exc = e
                 else:
@@ -63,10 +71,14 @@ def run_frame(entry, throw=None):
                             continue
                         callee.back = f
                         ts.frame = f = callee
+                        if ts.tracer is not None:
+                            tracing.on_call(ts, f)
                         callee = None  # keep no reference to a frame once it returns
                         pc = f.pc
                         continue
                     if pc == RETURN:
+                        if f.trace is not None:
+                            tracing.on_return(ts, f, f.retval)
                         if f is entry:
                             value = f.retval
                             f.retval = None
@@ -95,6 +107,8 @@ def run_frame(entry, throw=None):
                             pc = f.info.prev_start[f.pc]
                         callee = None
                         continue
+                    if pc == YIELD and f.trace is not None:
+                        tracing.on_return(ts, f, f.retval)
                     if pc == YIELD and f is not entry:
                         # a generator frame run inline by FOR_ITER_GEN / SEND_GEN
                         back = f.back
@@ -119,6 +133,8 @@ def run_frame(entry, throw=None):
                 exc.__traceback__ = tracebacks.strip_internal(exc.__traceback__)
             else:
                 tracebacks.add_entry(exc, f, pc)
+            if f.trace is not None:
+                tracing.on_exception(ts, f, exc)
             entry_ = f.info.handler_for(pc)
             if entry_ is not None:
                 stack = f.stack

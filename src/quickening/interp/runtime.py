@@ -390,6 +390,25 @@ def _type(f, func, args, kwargs):
     return call_from_frame(f, type, args, None)  # type_new_set_module reads the globals
 
 
+# -- tracing ------------------------------------------------------------------------------
+@intercept(sys.settrace)
+def _settrace(f, func, args, kwargs):
+    _no_kwargs("settrace", kwargs)
+    if len(args) != 1:
+        return func(*args)
+    from quickening.interp.frame import thread_state
+    thread_state().tracer = args[0]
+    return None
+
+
+@intercept(sys.gettrace)
+def _gettrace(f, func, args, kwargs):
+    if args or kwargs:
+        return func(*args, **(kwargs or {}))
+    from quickening.interp.frame import thread_state
+    return thread_state().tracer
+
+
 # -- functions made by hand ------------------------------------------------------------
 @intercept(types.FunctionType)
 def _function_new(f, func, args, kwargs):

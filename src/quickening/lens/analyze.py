@@ -149,6 +149,7 @@ class SiteReport(object):
         self.first_specialized = None
         self.instrumented = False
         self.gave_up = False   # 3.11: base form put back for good
+        self.cooldown = None   # counter value right after specializing
 
     @property
     def final(self):
@@ -174,6 +175,14 @@ class SiteReport(object):
             return quickened
         return o.raw != 0x0011
 
+    def missing_since_specialized(self):
+        """Guard misses since the last (re)specialization, read from the
+        counter at exit (3.12+; 3.11's miss budget is not comparable)."""
+        o = self.final
+        if o is None or o.state != "specialized" or self.cooldown is None:
+            return 0
+        return max(0, self.cooldown - o.value)
+
     def verdict(self):
         """One word for the state at exit, used for colours and ranking."""
         o = self.final
@@ -184,6 +193,8 @@ class SiteReport(object):
         if o.state == "specialized":
             if len(self.classes) > 1 or self.retargets >= 2:
                 return "polymorphic"
+            if self.missing_since_specialized() >= 5:
+                return "missing"
             return "specialized"
         if self.specializations:
             return "fell-back"
@@ -278,6 +289,7 @@ def analyze(run, code_text=None):
         quickened = any(tables.opname[last[i]] == "RESUME_QUICK"
                         for i in range(0, min(len(last), 40), 2))
         for r in reports:
+            r.cooldown = None if tables.is_311 else cooldown
             _history(r, cooldown, tables)
             r.source = _snippet(lines, r.line, r.endline, r.col, r.endcol)
             if tables.is_311 and quickened and r.final is not None \
@@ -333,6 +345,7 @@ def _history(r, cooldown, tables):
             if o.state == "specialized":
                 r.specializations += 1
                 r.first_specialized = o.t
+                r.misses += max(0, cooldown - o.value)   # since it specialized
                 r.events.append((o.t, "specialized", o.opname, o.target, ""))
             prev = o
             continue
@@ -345,6 +358,7 @@ def _history(r, cooldown, tables):
                     kind = "re-specialized"
                     r.retargets += 1
                 r.specializations += 1
+                r.misses += max(0, cooldown - o.value)
                 r.events.append((o.t, kind, o.opname, o.target, ""))
             else:
                 changed = (o.opname != prev.opname or o.key != prev.key)
@@ -429,6 +443,7 @@ def _at_least(n, exact):
 
 
 def _findings(run, sites, tables):
+    cooldown = _COOLDOWN.get(tuple(tables.version[:2]), _DEFAULT_COOLDOWN)
     out = []
     for r in sites:
         f = r.final
@@ -465,6 +480,14 @@ def _findings(run, sites, tables):
                  "changing; keep its operands to one type." % (
                      desc, _at_least(r.retargets, False), what, mp))
             out.append(Finding("churning", r, 500 + r.retargets, s))
+        if r.verdict() == "missing":
+            s = ("%s is specialized as %s, but its guard failed %s times since "
+                 "it last specialized (counter %d of %d): other types or "
+                 "objects also pass through it. Sample more often "
+                 "(--interval) or run longer to see which." % (
+                     desc, f.opname, _at_least(cooldown - f.value, False),
+                     f.value, cooldown))
+            out.append(Finding("missing", r, 400 + cooldown - f.value, s))
         if r.fallbacks and f.state != "specialized":
             what = ("%s, 3.11's waiting form" % f.opname if f.state == "adaptive"
                     else "the generic %s" % f.opname)

@@ -9,8 +9,8 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/1"`
               sys.settrace / sys.setprofile / sys.monitoring (these
               de-specialize what they watch).
 ``findings``  ranked list of ``{"kind", "site", "also", "score",
-              "sentence"}``; kind is polymorphic | churning | fell-back |
-              never-specialized | instrumented; ``site`` is a site ``id``,
+              "sentence"}``; kind is polymorphic | churning | missing |
+              fell-back | never-specialized | instrumented; ``site`` is a site ``id``,
               ``also`` the ids of further sites of that kind on the same line.
 ``sites``     one entry per site that executed:
   ``id``                    "file:qualname:firstlineno:offset" (stable across
@@ -21,8 +21,9 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/1"`
   ``form``                  live instruction at exit, e.g. LOAD_ATTR_SLOT
   ``state``                 specialized | generic | adaptive (3.11) |
                             instrumented
-  ``verdict``               specialized | polymorphic | fell-back |
-                            unspecialized | cold | instrumented
+  ``verdict``               specialized | polymorphic | missing (specialized
+                            but its guard failed >= 5 times since) |
+                            fell-back | unspecialized | cold | instrumented
   ``counter``               ``{"raw", "value", "backoff"}`` at exit (3.11
                             specialized forms: value = misses left, backoff
                             null)
@@ -117,6 +118,7 @@ def write_json(report, path, **kw):
 
 
 _COLOURS = {
+    "missing": "dark_orange",
     "specialized": "green", "polymorphic": "yellow", "fell-back": "magenta",
     "unspecialized": "red", "cold": "dim", "instrumented": "cyan",
 }
@@ -181,6 +183,10 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
     if exit_status is not None:
         line += ", exit status %d" % exit_status
     console.print(line, style="dim")
+    if info["samples"] < 5 and report.sites:
+        console.print("note: only %d samples: re-targetings between samples are "
+                      "invisible; use a smaller --interval or a longer run"
+                      % info["samples"], style="yellow")
     if not info["supported"]:
         console.print("warning: the lens knows CPython 3.11, 3.12 and 3.13; "
                       "this is %s, so forms may be misread" % info["version"],
@@ -208,8 +214,8 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
         counts[v] = counts.get(v, 0) + 1
     summary = Text("%d sites executed: " % len(report.sites))
     first = True
-    for v in ("specialized", "polymorphic", "fell-back", "unspecialized",
-              "instrumented", "cold"):
+    for v in ("specialized", "polymorphic", "missing", "fell-back",
+              "unspecialized", "instrumented", "cold"):
         if counts.get(v):
             if not first:
                 summary.append(", ")

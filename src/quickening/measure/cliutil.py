@@ -1,6 +1,7 @@
 """Shared command-line plumbing: one-line errors, record saving, chart writing."""
 
 import argparse
+import os
 import sys
 
 from quickening.measure import records
@@ -54,6 +55,12 @@ def guarded(prog, body, argv) -> int:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:        # output piped into `head` and the like
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
 

@@ -462,3 +462,43 @@ for i in range(4):
         assert e.value == 7
     else:
         raise AssertionError("coroutine did not return")
+
+
+def test_callees_see_the_calling_line_and_exceptions_propagate():
+    """Fast paths still leave the caller's position right (tracebacks, frames
+    inspected from callees reached natively or pushed) and exceptions unwind."""
+    assert_same_sites("""
+import sys
+class Sized:
+    def __len__(self):
+        return sys._getframe(1).f_lineno
+class P:
+    def __init__(self, a):
+        self.line = sys._getframe(1).f_lineno
+        if a is None:
+            raise ValueError("none")
+def g(a):
+    return sys._getframe(1).f_lineno
+def site(i, s):
+    a = len(s)
+    b = P(i).line
+    c = g(i)
+    try:
+        abs('x')
+    except TypeError as e:
+        d = e.__traceback__.tb_lineno
+    try:
+        P(None)
+    except ValueError as e:
+        tb = e.__traceback__
+        assert tb.tb_next.tb_frame.f_code.co_name == '__init__'
+    return a, b, c, d
+WATCH = ["site"]
+def drive(record):
+    s = Sized()
+    first = site(0, s)
+    for i in range(70):
+        assert site(i, s) == first, (site(i, s), first)
+        if i in (0, 1, 2, 60):
+            record()
+""")

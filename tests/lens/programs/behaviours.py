@@ -98,6 +98,27 @@ def late(a, b):
     return a - b
 
 
+def missing(o):
+    return o.x
+
+
+def counters(fn):
+    """{offset: raw counter word} as dis shows it (3.11/3.12: CACHE entries;
+    3.13: cache_info, whose counter field is right)."""
+    out = {}
+    last = None
+    for ins in dis.get_instructions(fn, adaptive=True, show_caches=True):
+        if ins.opname == "CACHE":
+            if last is not None and ins.argrepr.startswith("counter: "):
+                out[str(last)] = int(ins.argrepr.split(": ")[1])
+            continue
+        last = ins.offset
+        for name, size, data in (getattr(ins, "cache_info", None) or ()):
+            if name == "counter":
+                out[str(ins.offset)] = int.from_bytes(data, "little")
+    return out
+
+
 def live_form(fn, offset):
     for ins in dis.get_instructions(fn, adaptive=True):
         if ins.offset == offset:
@@ -134,12 +155,18 @@ def main():
         if late_at is None and live_form(late, sub) != "BINARY_OP" \
                 and not live_form(late, sub).endswith("_ADAPTIVE"):
             late_at = 40 + i + 1
+    for _ in range(200):
+        missing(m)
+    for _ in range(20):
+        missing(s)          # a few misses after it specialized for Mono
     forms = {}
-    for fn in (mono, poly, add, div, slot, late):
+    for fn in (mono, poly, add, div, slot, late, missing):
         forms[fn.__qualname__] = {
             str(ins.offset): ins.opname
             for ins in dis.get_instructions(fn, adaptive=True)}
     json.dump({"forms": forms, "late_at": late_at, "phases": PHASES,
+               "counters": {fn.__qualname__: counters(fn)
+                            for fn in (mono, poly, add, div, slot, late, missing)},
                "version": list(sys.version_info[:3])}, sys.stdout)
     sys.stdout.write("\n")
 

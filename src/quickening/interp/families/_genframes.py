@@ -34,6 +34,8 @@ _GEN_DRIVERS = frozenset({generators._drive_generator.__code__,
                           generators._drive_iterable_coroutine.__code__})
 _CORO_DRIVER = generators._drive_coroutine.__code__
 _DONE = -4
+InterpGenerator = generators.InterpGenerator
+InterpCoroutine = generators.InterpCoroutine
 _current = handled.current
 _set_handled = handled.set_handled
 
@@ -78,24 +80,34 @@ def coroutine_state(coro):
 
 
 class _Inline:
-    """Where the caller resumes when an inline generator frame yields, returns or raises."""
-    __slots__ = ("gen", "saved", "exit")
+    """Where the caller resumes when an inline generator frame yields, returns or raises.
 
-    def __init__(self, gen, saved, exit_pc):
-        self.gen = gen
-        self.saved = saved          # the exception the caller was handling
+    One per site and kind while the caller handles no exception (the common
+    case, shared by nested pushes: it holds nothing per push); otherwise one
+    per push, holding the caller's handled exception to restore.
+    """
+    __slots__ = ("exit", "saved")
+
+    def __init__(self, exit_pc, saved=None):
         self.exit = exit_pc
+        self.saved = saved          # the exception the caller was handling
 
     def _leave(self, frame):
-        self.gen.running = False
-        frame.inline = None
+        frame.gen.running = False
         saved = self.saved
+        if saved is not None:
+            frame.inline = None     # keep no reference to the exception
         if _current() is not saved:
             _set_handled(saved)
 
     def on_yield(self, frame, value, caller):
         # frame.pc was set by YIELD_VALUE: the generator resumes there
-        self._leave(frame)
+        frame.gen.running = False
+        saved = self.saved
+        if saved is not None:
+            frame.inline = None
+        if _current() is not saved:
+            _set_handled(saved)
         caller.stack.append(value)
         return caller.pc
 
@@ -129,8 +141,9 @@ class SendReturn(_Inline):
         return self.exit
 
 
-def push(f, inner, sent, nxt, exit_pc, kind):
-    """Run inner's frame in f's loop; f resumes at nxt (yield) or exit_pc (return)."""
+def push(f, inner, sent, nxt, shared):
+    """Run inner's frame in f's loop; f resumes at nxt (yield) or at shared.exit
+    (return).  `shared` is the site's _Inline for a caller handling no exception."""
     frame = inner.frame
     if inner.started:
         frame.stack.append(sent)
@@ -139,9 +152,12 @@ def push(f, inner, sent, nxt, exit_pc, kind):
         inner.started = True
     inner.running = True
     saved = _current()
+    if saved is None:
+        frame.inline = shared
+    else:
+        frame.inline = type(shared)(shared.exit, saved)
     if frame.exc_stack:
         _set_handled(frame.exc_stack[-1])
-    frame.inline = kind(inner, saved, exit_pc)
     f.callee = frame
     f.pc = nxt
     return SWITCH

@@ -33,7 +33,7 @@ import builtins
 import collections
 import sys
 import weakref
-from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, MethodType
+from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, MethodType, ModuleType
 
 from quickening.interp import facts, host
 from quickening.interp.frame import Frame
@@ -186,20 +186,29 @@ def _specialize_c_call(site, fn, nargs):
         return site.fail("OTHER")
     raw = _cflags(fn)
     flags = raw & _MASK
-    # the members guard on the exact flags; the cached callable skips that check
-    cache = (fn if raw == flags else None, INTERCEPTS.get(id(fn)))
+    # The members guard on the exact flags; the callable seen here skips that
+    # check (its flags cannot change).  It is kept only when that keeps nothing
+    # alive: a module function, not a builtin method bound to some object.
+    owner = fn.__self__
+    keep = raw == flags and (owner is None or type(owner) is ModuleType)
+    special = INTERCEPTS.get(id(fn))
+    cache = (fn if keep else None, special)
     if flags == _METH_O:
         if nargs != 1:
             return site.fail("WRONG_NUMBER_ARGUMENTS")
         if fn is _LEN:
-            return site.specialize("CALL_LEN", call_len)
-        return site.specialize("CALL_BUILTIN_O", builtin_o, cache)
+            return site.specialize("CALL_LEN", _fast_native(site, _LEN, None, call_len))
+        return site.specialize("CALL_BUILTIN_O",
+                               _fast_native(site, cache[0], special, builtin_o), cache)
     if flags == _METH_FASTCALL:
         if nargs == 2 and fn is _ISINSTANCE:
-            return site.specialize("CALL_ISINSTANCE", call_isinstance)
-        return site.specialize("CALL_BUILTIN_FAST", builtin_fast, cache)
+            return site.specialize("CALL_ISINSTANCE",
+                                   _fast_native(site, _ISINSTANCE, None, call_isinstance))
+        return site.specialize("CALL_BUILTIN_FAST",
+                               _fast_native(site, cache[0], special, builtin_fast), cache)
     if flags == _METH_FAST_KW:
-        return site.specialize("CALL_BUILTIN_FAST_WITH_KEYWORDS", builtin_fast_with_keywords,
+        return site.specialize("CALL_BUILTIN_FAST_WITH_KEYWORDS",
+                               _fast_native(site, cache[0], special, builtin_fast_with_keywords),
                                cache)
     return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
 
@@ -215,8 +224,9 @@ def _specialize_class_call(site, tp, nargs):
             if tp is tuple:
                 return site.specialize("CALL_TUPLE_1", tuple_1)
         if facts.type_has_vectorcall(tp):
-            return site.specialize("CALL_BUILTIN_CLASS", builtin_class,
-                                   (tp, INTERCEPTS.get(id(tp))))
+            special = INTERCEPTS.get(id(tp))
+            return site.specialize("CALL_BUILTIN_CLASS",
+                                   _fast_native(site, tp, special, builtin_class), (tp, special))
         return site.fail("CALL_STR" if tp is str else "CALL_CLASS_NO_VECTORCALL")
     if type(tp) is not type:
         return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
@@ -228,8 +238,9 @@ def _specialize_class_call(site, tp, nargs):
         if init is not None:
             if init.__code__.co_argcount != nargs + 1:
                 return site.fail("WRONG_NUMBER_ARGUMENTS")
-            return site.specialize("CALL_ALLOC_AND_ENTER_INIT", alloc_and_enter_init,
-                                   [version, init, None, -1, None, None, False],
+            cache = _init_cache(tp, version, init)
+            return site.specialize("CALL_ALLOC_AND_ENTER_INIT",
+                                   _make_alloc_and_enter_init(site, tp, cache), cache,
                                    pack32(version))
     return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
 
@@ -268,11 +279,16 @@ def _init_for_simple_managed_python_class(site, tp):
 def _specialize_method_descriptor(site, descr, nargs):
     raw = _dflags(descr)
     flags = raw & _MASK
-    cache = (descr if raw == flags else None, descr.__objclass__, INTERCEPTS.get(id(descr)))
+    special = INTERCEPTS.get(id(descr))
+    cache = (descr if raw == flags else None, descr.__objclass__, special)
+
+    def member(name, general):
+        return site.specialize(name, _fast_descriptor(site, cache[0], cache[1], special, general),
+                               cache)
     if flags == _METH_NOARGS:
         if nargs != 1:
             return site.fail("WRONG_NUMBER_ARGUMENTS")
-        return site.specialize("CALL_METHOD_DESCRIPTOR_NOARGS", method_descriptor_noargs, cache)
+        return member("CALL_METHOD_DESCRIPTOR_NOARGS", method_descriptor_noargs)
     if flags == _METH_O:
         if nargs != 2:
             return site.fail("WRONG_NUMBER_ARGUMENTS")
@@ -280,13 +296,100 @@ def _specialize_method_descriptor(site, descr, nargs):
         pop = site.nxt < len(info.opcodes) and info.opcodes[site.nxt] == _POP_TOP
         if descr is _LIST_APPEND and site.oparg == 1 and pop:
             return site.specialize("CALL_LIST_APPEND", list_append)
-        return site.specialize("CALL_METHOD_DESCRIPTOR_O", method_descriptor_o, cache)
+        return member("CALL_METHOD_DESCRIPTOR_O", method_descriptor_o)
     if flags == _METH_FASTCALL:
-        return site.specialize("CALL_METHOD_DESCRIPTOR_FAST", method_descriptor_fast, cache)
+        return member("CALL_METHOD_DESCRIPTOR_FAST", method_descriptor_fast)
     if flags == _METH_FAST_KW:
-        return site.specialize("CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
-                               method_descriptor_fast_with_keywords, cache)
+        return member("CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
+                      method_descriptor_fast_with_keywords)
     return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+
+
+# -- fast paths: the callable seen at specialization, the stack shape of this site -------
+def _fast_native(site, callable_, special, general):
+    """A member's handler for this site: when the callable is the one seen at
+    specialization (whose kind and flags cannot change) and the self slot is
+    empty, call it directly; anything else goes through `general`, the
+    member's full guards."""
+    if callable_ is None or special is not None:
+        return general
+    oparg = site.oparg
+    if oparg == 1:
+        def fast(f, stack, site, nxt):
+            if stack[-3] is callable_ and stack[-2] is NULL:
+                arg = stack.pop()
+                del stack[-1]
+                f.pc = nxt
+                stack[-1] = callable_(arg)
+                return nxt
+            return general(f, stack, site, nxt)
+    elif oparg == 2:
+        def fast(f, stack, site, nxt):
+            if stack[-4] is callable_ and stack[-3] is NULL:
+                b = stack.pop()
+                a = stack.pop()
+                del stack[-1]
+                f.pc = nxt
+                stack[-1] = callable_(a, b)
+                return nxt
+            return general(f, stack, site, nxt)
+    else:
+        n = oparg + 2
+
+        def fast(f, stack, site, nxt):
+            base = len(stack) - n
+            if stack[base] is callable_ and stack[base + 1] is NULL:
+                args = stack[base + 2:]
+                del stack[base + 1:]
+                f.pc = nxt
+                stack[-1] = callable_(*args)
+                return nxt
+            return general(f, stack, site, nxt)
+    fast.__name__ = general.__name__
+    return fast
+
+
+def _fast_descriptor(site, descr, objclass, special, general):
+    """METHOD_DESCRIPTOR_* for this site: the descriptor seen at specialization
+    called on (self, args...) with self of exactly its class."""
+    if descr is None or special is not None:
+        return general
+    oparg = site.oparg
+    if oparg == 0:
+        def fast(f, stack, site, nxt):
+            if stack[-2] is descr:
+                self_ = stack[-1]
+                if type(self_) is objclass:
+                    del stack[-1]
+                    f.pc = nxt
+                    stack[-1] = descr(self_)
+                    return nxt
+            return general(f, stack, site, nxt)
+    elif oparg == 1:
+        def fast(f, stack, site, nxt):
+            if stack[-3] is descr:
+                self_ = stack[-2]
+                if type(self_) is objclass:
+                    arg = stack.pop()
+                    del stack[-1]
+                    f.pc = nxt
+                    stack[-1] = descr(self_, arg)
+                    return nxt
+            return general(f, stack, site, nxt)
+    else:
+        n = oparg + 2
+
+        def fast(f, stack, site, nxt):
+            base = len(stack) - n
+            if stack[base] is descr and type(stack[base + 1]) is objclass:
+                args = stack[base + 1:]
+                del stack[base + 1:]
+                f.pc = nxt
+                stack[-1] = descr(*args)
+                return nxt
+            return general(f, stack, site, nxt)
+    fast.__name__ = general.__name__
+    return fast
 
 
 # -- helpers shared by the members ----------------------------------------------------
@@ -369,11 +472,29 @@ def _make_py_exact_args(site, cache, seen):
     other function object through its address."""
     version, argcount, info, tail, has_free, _ = cache
     oparg = site.oparg
-    if tail is None or has_free or argcount != oparg:
+    if tail is None or has_free or argcount not in (oparg, oparg + 1):
         return py_exact_args
     n = oparg + 2
     seen_ref = weakref.ref(seen)
     seen_version = _version_view(seen)
+
+    if argcount == oparg + 1:
+        # a method called as o.m(...): (function, self, args...)
+        def call_py_exact_args(f, stack, site, nxt):
+            base = len(stack) - n
+            func = stack[base]
+            if ((func is seen_ref() and seen_version[0] == version
+                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
+                    and stack[base + 1] is not NULL and f.depth < 900):
+                args = stack[base + 1:]
+                del stack[base:]
+                args += tail
+                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                 f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+            return py_exact_args(f, stack, site, nxt)
+        return call_py_exact_args
 
     if oparg == 1:
         def call_py_exact_args(f, stack, site, nxt):
@@ -524,21 +645,74 @@ def bound_method_general(f, stack, site, nxt):
 
 
 class _InitCleanup:
-    """The shim frame CALL_ALLOC_AND_ENTER_INIT pushes under __init__: check that
-    it returned None, and push the new object for the caller."""
-    __slots__ = ("obj",)
-
-    def __init__(self, obj):
-        self.obj = obj
+    """The shim frame CALL_ALLOC_AND_ENTER_INIT pushes under __init__ (the new
+    object is already on the caller's stack): check that __init__ returned None."""
+    __slots__ = ()
 
     def on_return(self, frame, value, caller):
         if value is not None:
             raise TypeError(f"__init__() should return None, not '{type(value).__name__}'")
-        caller.stack.append(self.obj)
         return caller.pc
 
     def on_unwind(self, frame, exc):
         pass
+
+
+_INIT_CLEANUP = _InitCleanup()
+
+
+def _init_entry(cache, init):
+    """Refresh what ALLOC_AND_ENTER_INIT needs to enter init's current code."""
+    code = init.__code__
+    info = TRAMPOLINES.get(id(code))
+    enterable = info is not None and not info.is_generator_like
+    cache[2] = code
+    cache[3] = code.co_argcount
+    cache[4] = info
+    cache[5] = info.exact_call_tail if enterable else None
+    cache[6] = bool(enterable and info.nfree)
+
+
+def _init_cache(tp, version, init):
+    # CPython keeps __init__ on the heap type; the site holds it weakly
+    cache = [version, weakref.ref(init), None, -1, None, None, False]
+    _init_entry(cache, init)
+    return cache
+
+
+def _make_alloc_and_enter_init(site, tp, cache):
+    """ALLOC_AND_ENTER_INIT for this site: the class seen at specialization
+    (held weakly, its version read through a view made once), __init__'s code
+    unchanged and run by the interpreter; anything else takes the full member."""
+    version, init_ref, code, argcount, info, tail, has_free = cache
+    oparg = site.oparg
+    if tail is None or has_free or argcount != oparg + 1:
+        return alloc_and_enter_init
+    n = oparg + 2
+    seen_ref = weakref.ref(tp)
+    address = id(tp) + _TV
+    seen_version = facts.MEM8[address:address + 4].cast("I")
+
+    def call_alloc_and_enter_init(f, stack, site, nxt):
+        base = len(stack) - n
+        if (stack[base] is seen_ref() and seen_version[0] == version
+                and stack[base + 1] is NULL):
+            init = init_ref()
+            if init is not None and init.__code__ is code:
+                obj = _object_new(stack[base])
+                args = stack[base + 1:]
+                args[0] = obj
+                del stack[base + 1:]
+                stack[base] = obj       # what the shim returns to the caller
+                args += tail
+                frame = Frame(info, args, init.__globals__, init.__builtins__, None, f,
+                              f.depth + 1)
+                frame.inline = _INIT_CLEANUP
+                f.callee = frame
+                f.pc = nxt
+                return SWITCH
+        return alloc_and_enter_init(f, stack, site, nxt)
+    return call_alloc_and_enter_init
 
 
 def alloc_and_enter_init(f, stack, site, nxt):
@@ -548,40 +722,34 @@ def alloc_and_enter_init(f, stack, site, nxt):
     cache = site.cache
     if (stack[base + 1] is NULL and type(tp).__flags__ & _TYPE_SUBCLASS
             and _MEM32[(id(tp) + _TV) >> 2] == cache[0]):
-        init = cache[1]
-        code = init.__code__
-        if code is not cache[2]:
-            # __init__'s code may change without the class changing: re-read it
-            info = TRAMPOLINES.get(id(code))
-            enterable = info is not None and not info.is_generator_like
-            cache[2] = code
-            cache[3] = code.co_argcount
-            cache[4] = info
-            cache[5] = info.exact_call_tail if enterable else None
-            cache[6] = bool(enterable and info.nfree)
-        if cache[3] == oparg + 1:
-            obj = _object_new(tp)
-            args = stack[base + 1:]
-            args[0] = obj
-            del stack[base:]
-            tail = cache[5]
-            f.pc = nxt
-            if tail is None:
-                # __init__ not run by the interpreter (native, or generator-like)
-                result = init(*args)
-                if result is not None:
-                    raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
-                stack.append(obj)
-                return nxt
-            args += tail
-            if cache[6]:
-                args += init.__closure__
-            frame = Frame(cache[4], args, init.__globals__, init.__builtins__, None, f,
-                          f.depth + 1)
-            frame.inline = _InitCleanup(obj)
-            frame.func = init
-            f.callee = frame
-            return SWITCH
+        init = cache[1]()
+        if init is not None:
+            if init.__code__ is not cache[2]:
+                # __init__'s code may change without the class changing
+                _init_entry(cache, init)
+            if cache[3] == oparg + 1:
+                obj = _object_new(tp)
+                args = stack[base + 1:]
+                args[0] = obj
+                del stack[base + 1:]
+                stack[base] = obj
+                f.pc = nxt
+                tail = cache[5]
+                if tail is None:
+                    # __init__ not run by the interpreter (native, or generator-like)
+                    result = init(*args)
+                    if result is not None:
+                        raise TypeError("__init__() should return None, "
+                                        f"not '{type(result).__name__}'")
+                    return nxt
+                args += tail
+                if cache[6]:
+                    args += init.__closure__
+                frame = Frame(cache[4], args, init.__globals__, init.__builtins__, None, f,
+                              f.depth + 1)
+                frame.inline = _INIT_CLEANUP
+                f.callee = frame
+                return SWITCH
     return _deopt(f, stack, site, nxt)
 
 

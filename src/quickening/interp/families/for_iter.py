@@ -138,16 +138,24 @@ def for_iter_range(f, stack, site, nxt):
 _generator_state = _genframes.generator_state
 _DEOPT = _genframes.DEOPT
 _push = _genframes.push
+_InterpGenerator = _genframes.InterpGenerator
 _ForIterReturn = _genframes.ForIterReturn
 
 
 def for_iter_gen(f, stack, site, nxt):
     it = stack[-1]
     if type(it) is GeneratorType:
-        inner = _generator_state(it)
-        if inner is not _DEOPT:
-            if inner is None or inner.frame.depth > 900:
-                # CPython runs this generator's frame: advance it natively
-                return _generic(f, stack, site.arg, nxt)
-            return _push(f, inner, None, nxt, site.arg, _ForIterReturn)
+        inner = it.gi_yieldfrom
+        # the common case: a driver suspended in its `yield from` of a suspended frame
+        if type(inner) is not _InterpGenerator or inner.running or inner.frame.pc < 0:
+            inner = _generator_state(it)
+            if inner is _DEOPT:
+                return _deopt(f, stack, site, nxt)
+        if inner is None or inner.frame.depth > 900:
+            # CPython runs this generator's frame: advance it natively
+            return _generic(f, stack, site.arg, nxt)
+        shared = site.cache
+        if shared is None:
+            shared = site.cache = _ForIterReturn(site.arg)
+        return _push(f, inner, None, nxt, shared)
     return _deopt(f, stack, site, nxt)

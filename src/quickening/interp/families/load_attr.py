@@ -47,6 +47,7 @@ M8 = facts.MEM8
 M32 = facts.MEM32
 M64 = facts.MEM64
 TV = facts.TYPE_VERSION_TAG
+GETATTRO = facts.TYPE_GETATTRO
 FV = facts.FUNC_VERSION
 MANAGED_DICT_OFFSET = facts.MANAGED_DICT          # -24
 GENERIC_GETATTR = facts.GENERIC_GETATTR
@@ -245,7 +246,7 @@ def load_method(owner, name):
     if (ta is MethodType or ta is BuiltinMethodType or ta is MethodWrapperType) \
             and attr.__self__ is owner:
         t = type(owner)
-        if facts.type_getattro(t) == GENERIC_GETATTR:
+        if M64[(id(t) + GETATTRO) >> 3] == GENERIC_GETATTR:
             if ta is MethodType:
                 func = attr.__func__
                 if type(func).__flags__ & F_METHOD_DESCRIPTOR:
@@ -468,20 +469,48 @@ def _make_instance_value(site, tv, t, index):
     if facts.type_getattro(t) == GENERIC_GETATTR:
         # Without __getattr__, a NULL value slot makes getattr raise AttributeError
         # (and nothing else does, the type version being unchanged): that is the
-        # slot guard, at no cost when it passes.
-        def load_attr_instance_value(f, stack, site, nxt):
-            owner = stack[-1]
-            if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid]:
-                try:
-                    stack[-1] = getattr(owner, name)
-                except AttributeError:
-                    pass
-                else:
-                    if method:
+        # slot guard, at no cost when it passes.  (The miss path is the base
+        # instruction's, written out: this is the hottest member.)
+        if method:
+            def load_attr_instance_value(f, stack, site, nxt):
+                owner = stack[-1]
+                if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid]:
+                    try:
+                        stack[-1] = getattr(owner, name)
+                    except AttributeError:
+                        pass
+                    else:
                         stack.append(NULL)
-                    return nxt
-            site.misses += 1
-            return load_attr(f, stack, site, nxt)
+                        return nxt
+                site.misses += 1
+                cells = site.cells
+                counter = cells[site.ci]
+                if counter < 16:
+                    specialize(site, owner)
+                    return site.pc
+                cells[site.ci] = counter - 16
+                stack[-1], self_ = load_method(owner, name)
+                stack.append(self_)
+                return nxt
+        else:
+            def load_attr_instance_value(f, stack, site, nxt):
+                owner = stack[-1]
+                if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid]:
+                    try:
+                        stack[-1] = getattr(owner, name)
+                    except AttributeError:
+                        pass
+                    else:
+                        return nxt
+                site.misses += 1
+                cells = site.cells
+                counter = cells[site.ci]
+                if counter < 16:
+                    specialize(site, owner)
+                    return site.pc
+                cells[site.ci] = counter - 16
+                stack[-1] = getattr(owner, name)
+                return nxt
     else:
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
@@ -661,6 +690,8 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
     valid = t.__basicsize__ + 3
     kview = u32_view(keys + 12)        # the type's shared keys: read once the type matched
 
+    name = site.arg
+
     def load_attr_method_with_values(f, stack, site, nxt):
         owner = stack[-1]
         if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid] and kview[0] == kv:
@@ -668,12 +699,22 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
             stack.append(owner)
             return nxt
         site.misses += 1
-        return load_attr(f, stack, site, nxt)
+        cells = site.cells
+        counter = cells[site.ci]
+        if counter < 16:
+            specialize(site, owner)
+            return site.pc
+        cells[site.ci] = counter - 16
+        stack[-1], self_ = load_method(owner, name)
+        stack.append(self_)
+        return nxt
     return load_attr_method_with_values
 
 
 def _make_method_no_dict(site, tv, t, descr):
     tid, tview = type_guard(t)
+
+    name = site.arg
 
     def load_attr_method_no_dict(f, stack, site, nxt):
         owner = stack[-1]
@@ -682,7 +723,15 @@ def _make_method_no_dict(site, tv, t, descr):
             stack.append(owner)
             return nxt
         site.misses += 1
-        return load_attr(f, stack, site, nxt)
+        cells = site.cells
+        counter = cells[site.ci]
+        if counter < 16:
+            specialize(site, owner)
+            return site.pc
+        cells[site.ci] = counter - 16
+        stack[-1], self_ = load_method(owner, name)
+        stack.append(self_)
+        return nxt
     return load_attr_method_no_dict
 
 

@@ -49,6 +49,7 @@ _generator_state = _genframes.generator_state
 _coroutine_state = _genframes.coroutine_state
 _DEOPT = _genframes.DEOPT
 _push = _genframes.push
+_INNER_TYPES = (_genframes.InterpGenerator, _genframes.InterpCoroutine)
 _SendReturn = _genframes.SendReturn
 
 
@@ -56,13 +57,21 @@ def send_gen(f, stack, site, nxt):
     receiver = stack[-2]
     t = type(receiver)
     if t is GeneratorType:
-        inner = _generator_state(receiver)
+        inner = receiver.gi_yieldfrom
+        if (type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0):
+            inner = _generator_state(receiver)
     elif t is CoroutineType:
-        inner = _coroutine_state(receiver)
+        inner = receiver.cr_await
+        if (type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0):
+            inner = _coroutine_state(receiver)
     else:
         inner = _DEOPT
-    if inner is not _DEOPT:
-        if inner is None or inner.frame.depth > 900:
-            return _generic(f, stack, site.arg, nxt)
-        return _push(f, inner, stack.pop(), nxt, site.arg, _SendReturn)
-    return _deopt(f, stack, site, nxt)
+    if inner is _DEOPT:
+        return _deopt(f, stack, site, nxt)
+    if inner is None or inner.frame.depth > 900:
+        # CPython runs this generator's frame: send natively
+        return _generic(f, stack, site.arg, nxt)
+    shared = site.cache
+    if shared is None:
+        shared = site.cache = _SendReturn(site.arg)
+    return _push(f, inner, stack.pop(), nxt, shared)

@@ -101,8 +101,17 @@ def _make_instance_value(site, tv, t, index):
                 del stack[-1]
                 setattr(owner, name, stack.pop())
                 return nxt
+        # the base instruction, written out (the hottest member)
         site.misses += 1
-        return store_attr(f, stack, site, nxt)
+        cells = site.cells
+        counter = cells[site.ci]
+        if counter < 16:
+            specialize(site, owner)
+            return site.pc
+        cells[site.ci] = counter - 16
+        del stack[-1]
+        setattr(owner, name, stack.pop())
+        return nxt
     return store_attr_instance_value
 
 

@@ -4,7 +4,7 @@
   var sites = data.sites;
   var byId = {};
   sites.forEach(function (s, i) { s.idx = i; byId[s.id] = s; });
-  var VERDICTS = ["specialized", "polymorphic", "fell-back", "unspecialized", "instrumented", "cold"];
+  var VERDICTS = ["specialized", "polymorphic", "missing", "fell-back", "unspecialized", "instrumented", "cold"];
   var STATE_COLOUR = { specialized: "#cdeccf", generic: "#f6c9c9", adaptive: "#f8e7b0", instrumented: "#bfe9ef" };
 
   function el(tag, attrs, text) {
@@ -50,7 +50,7 @@
   var legend = el("div", { "class": "legend" });
   VERDICTS.forEach(function (v) {
     var sp = el("span"); var i = el("i", { "class": "v-" + v, style: "background:var(--" +
-      { specialized: "spec", polymorphic: "poly", "fell-back": "fell", unspecialized: "unspec", instrumented: "instr", cold: "cold" }[v] + ")" });
+      { specialized: "spec", polymorphic: "poly", missing: "miss", "fell-back": "fell", unspecialized: "unspec", instrumented: "instr", cold: "cold" }[v] + ")" });
     sp.appendChild(i); sp.appendChild(document.createTextNode(v + " (" + (counts[v] || 0) + ")"));
     legend.appendChild(sp);
   });
@@ -240,6 +240,11 @@
       d += (i ? "L" : "M") + X(o[0]).toFixed(1) + "," + Y(o[3]).toFixed(1) + "L" + X(nt).toFixed(1) + "," + Y(o[3]).toFixed(1);
     }
     if (d) svg.appendChild(sv("path", { d: d, fill: "none", stroke: "#223", "stroke-width": 1.2, "class": "counter" }));
+    h.forEach(function (o) {   // each observation as a dot, so a lone sample still shows
+      svg.appendChild(sv("circle", { cx: X(o[0]), cy: Y(o[3]), r: h.length < 40 ? 2.5 : 1.2, fill: "#223" }));
+    });
+    if (h.length < 3) svg.appendChild(sv("text", { x: L + 6, y: H - B - 6 },
+      h.length + (h.length === 1 ? " sample" : " samples") + " of this site: lower --interval or run longer"));
     var palette = ["#1f77b4", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#ff7f0e"];
     s.events.forEach(function (e) {
       if (e[1] === "re-targeted" || e[1] === "re-specialized" || e[1] === "specialized" || e[1] === "fell back") {

@@ -1,0 +1,61 @@
+"""sys.settrace for interpreted code: call, line, return and exception events.
+
+`sys.settrace(fn)` called from interpreted code installs fn for the
+interpreter's frames (the host's own tracer would see the interpreter's
+frames instead).  A frame whose trace function is set runs through `step`,
+which reports a 'line' event before the first instruction of each new line
+(and of a line reached again by a jump backwards), as CPython 3.13 does.
+"""
+
+from quickening.interp.frameview import view_of
+
+
+def _call(ts, fn, frame, event, arg):
+    if ts.tracing:
+        return None
+    ts.tracing = True
+    try:
+        return fn(view_of(frame), event, arg)
+    except BaseException:
+        ts.tracer = None
+        frame.trace = None
+        raise
+    finally:
+        ts.tracing = False
+
+
+def on_call(ts, frame):
+    """A frame starts (or a generator resumes): the global tracer may trace it."""
+    result = _call(ts, ts.tracer, frame, "call", None)
+    if result is not None:
+        frame.trace = result
+        frame.trace_line = -1
+        frame.trace_prev = -1
+
+
+def _local(ts, frame, event, arg):
+    result = _call(ts, frame.trace, frame, event, arg)
+    if result is not None:
+        frame.trace = result
+
+
+def on_return(ts, frame, value):
+    _local(ts, frame, "return", value)
+
+
+def on_exception(ts, frame, exc):
+    _local(ts, frame, "exception", (type(exc), exc, exc.__traceback__))
+
+
+def step(ts, f, stack, instrs, pc):
+    """Execute one instruction of a traced frame, reporting a new line first."""
+    info = f.info
+    if pc > info.first_traceable:
+        line = info.lines[pc]
+        if line is not None and (line != f.trace_line or
+                                 (pc < f.trace_prev and pc in info.line_starts)):
+            f.trace_line = line
+            _local(ts, f, "line", None)
+    f.trace_prev = pc
+    h, arg, nxt = instrs[pc]
+    return h(f, stack, arg, nxt)
