@@ -809,6 +809,79 @@ class $N4:
         return ('rmul', o)
 print(1 + $N4(), fractions.Fraction(1, 2) * $N4(), [1] * 2, sum([$N4()], 0) if False else 0)
 ''',
+    # pattern matching corners
+    '''
+import collections
+class $N1:
+    __match_args__ = ('a',)
+    def __init__(self, a):
+        self.a = a
+class $N2:
+    pass
+class $N3(collections.abc.Mapping):
+    def __getitem__(self, k):
+        if k == 'x':
+            return $I
+        raise KeyError(k)
+    def __iter__(self):
+        return iter(['x'])
+    def __len__(self):
+        return 1
+for $N4 in ($N1($I), $N2(), $N3(), 'ab', b'ab', [1, 2], (1, 2, 3), {'x': 1, 'y': 2}, True, 1.0, 5, [[1], [2, 3]]):
+    try:
+        match $N4:
+            case $N2(z):
+                print('bad', z)
+            case bool(b) if b:
+                print('bool', b)
+            case int(0 | 1 | 5 as n):
+                print('int', n)
+            case $N1(a) | $N1(a=[a]):
+                print('n1', a)
+            case {'x': v} if not isinstance($N4, dict):
+                print('mapping', v)
+            case {'x': v, **rest}:
+                print('dict', v, rest)
+            case [first, *others] if len(others) > 1:
+                print('seq', first, others)
+            case [[x], [y, *z]]:
+                print('nested', x, y, z)
+            case str() | bytes():
+                print('text', $N4)
+            case _:
+                print('rest', type($N4).__name__)
+    except TypeError as e:
+        print('TypeError', e)
+''',
+    # except* corners
+    '''
+def $N1(excs):
+    try:
+        raise ExceptionGroup('g', excs)
+    except* ValueError as eg:
+        print('V', [str(x) for x in eg.exceptions])
+        if len(eg.exceptions) > 1:
+            raise TypeError('from V')
+    except* (KeyError, IndexError) as eg:
+        print('KI', repr(eg))
+        raise
+    except* ZeroDivisionError:
+        print('Z')
+        raise RuntimeError('new')
+for $N2 in ([ValueError($I)], [ValueError(1), ValueError(2)], [KeyError($S), ValueError(3)], [ZeroDivisionError()],
+            [ExceptionGroup('inner', [IndexError(0), ValueError(9)])], [OSError('o')]):
+    try:
+        $N1($N2)
+    except BaseException as e:
+        print(type(e).__name__, repr(e), repr(e.__context__)[:80], repr(e.__cause__))
+try:
+    try:
+        raise ValueError('naked')
+    except* ValueError as eg:
+        print('naked', repr(eg))
+except BaseException as e:
+    print('escaped', e)
+''',
     # StopIteration inside a generator
     '''
 def $N1(n):

@@ -239,3 +239,31 @@ def test_fork_sees_no_extra_thread(tmp_path, python):
     assert r.returncode == plain.returncode == 0
     assert r.stdout == plain.stdout
     assert r.stderr == plain.stderr
+
+
+def test_json_schema_keys(tmp_path):
+    """The documented JSON schema (quickening.lens/1) keeps its keys."""
+    py = PYTHONS.get("3.13", sys.executable)
+    _, report = watch_json(tmp_path, py, [program("retarget.py"), "0.005"])
+    assert report["schema"] == "quickening.lens/1"
+    assert {"version", "executable", "supported"} <= set(report["python"])
+    assert {"argv", "exit_status", "wall_s", "duration_s", "interval_ms",
+            "samples", "code_objects", "complete"} <= set(report["run"])
+    assert isinstance(report["observers"], list)
+    for f in report["findings"]:
+        assert {"kind", "site", "also", "score", "sentence"} <= set(f)
+    ids = {s["id"] for s in report["sites"]}
+    assert all(f["site"] in ids and set(f["also"]) <= ids for f in report["findings"])
+    for s in report["sites"]:
+        assert {"id", "file", "function", "firstlineno", "offset", "line",
+                "end_line", "col", "end_col", "source", "family", "form",
+                "state", "verdict", "counter", "classes", "targets",
+                "specializations", "retargets", "fallbacks",
+                "failed_attempts", "misses", "first_specialized_s",
+                "history", "events"} <= set(s)
+        assert s["id"] == "%s:%s:%s:%s" % (s["file"], s["function"],
+                                           s["firstlineno"], s["offset"])
+        assert {"raw", "value", "backoff"} == set(s["counter"])
+        assert {"at_least", "exact", "per_second"} == set(s["misses"])
+        assert all(len(h) == 6 for h in s["history"])
+        assert all(len(e) == 5 for e in s["events"])

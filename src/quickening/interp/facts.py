@@ -379,11 +379,10 @@ def _find_next_keys_version():
     interp = get_interp()
 
     def native_assignment():
+        # fresh code objects each time: code that ran while sys.settrace was
+        # active may stay instrumented, and instrumented sites do not specialize
         g = {"qk_probe_global": 1}
-        exec("def f():\n    return qk_probe_global\n", g)
-        fn = g["f"]
-        fn()
-        fn()
+        exec("def f():\n    return qk_probe_global\nf()\nf()\n", g)
         return dict_keys_version(g)
 
     hi = None
@@ -398,13 +397,21 @@ def _find_next_keys_version():
     if hi is None:
         return 0
     size = min(hi - interp, 1 << 24) & ~3
+    # the counter is just above the version handed out last (other code may have
+    # taken a few more meanwhile), and it grows from one assignment to the next
     v = native_assignment()
+    if not v:
+        return 0
     words = array.array("I", MEM8[interp:interp + size].tobytes())
-    candidates = [i for i, w in enumerate(words) if w == v + 1]
-    for _ in range(3):
+    candidates = {i: w for i, w in enumerate(words) if v < w <= v + 64}
+    base = interp >> 2
+    for _ in range(4):
         v = native_assignment()
-        candidates = [i for i in candidates if MEM32[(interp >> 2) + i] == v + 1]
-    return interp + 4 * candidates[0] if len(candidates) == 1 else 0
+        if not v:
+            return 0
+        candidates = {i: MEM32[base + i] for i, w in candidates.items()
+                      if w < MEM32[base + i] and v < MEM32[base + i] <= v + 64}
+    return interp + 4 * next(iter(candidates)) if len(candidates) == 1 else 0
 
 
 def assign_keys_version(keys_addr):
@@ -414,10 +421,11 @@ def assign_keys_version(keys_addr):
     if v:
         return v
     if not _next_keys_version:
-        _next_keys_version.append(_find_next_keys_version())
+        where = _find_next_keys_version()
+        if not where:
+            return 0            # not found (tried again at the next attempt)
+        _next_keys_version.append(where)
     where = _next_keys_version[0]
-    if not where:
-        return 0
     v = MEM32[where >> 2]
     if v == 0:
         return 0

@@ -15,6 +15,7 @@ from quickening.interp.loop import run_frame
 from quickening.interp.ops.registry import RETURN
 
 _DONE = -4  # frame.pc of a frame that finished with an exception
+_ABSENT = object()  # an argument throw() was not given
 _RESUME = host.OPMAP["RESUME"]
 
 
@@ -88,8 +89,9 @@ class InterpGenerator:
     def send(self, value):
         return self._resume(value)
 
-    def throw(self, typ, val=None, tb=None):
-        return self._throw(_normalize(typ, val, tb))
+    def throw(self, typ, val=_ABSENT, tb=_ABSENT):
+        args = (typ,) if val is _ABSENT else (typ, val) if tb is _ABSENT else (typ, val, tb)
+        return self._throw(_normalize(*args), args)
 
     def _yield_from(self):
         """The sub-iterator the suspended frame is delegating to (yield from / await)."""
@@ -102,7 +104,7 @@ class InterpGenerator:
             return frame.stack[-1]
         return None
 
-    def _throw(self, exc, close_on_genexit=True):
+    def _throw(self, exc, args=None, close_on_genexit=True):
         """Throw into the frame, first into the sub-iterator it is delegating to (as CPython)."""
         yf = self._yield_from()
         if yf is not None:
@@ -126,10 +128,11 @@ class InterpGenerator:
             if meth is not None:
                 self.running = True
                 try:
-                    if type(yf) in (types.GeneratorType, types.CoroutineType):
+                    if type(yf) in (types.GeneratorType, types.CoroutineType) or args is None:
                         result = meth(exc)
                     else:
-                        result = meth(type(exc), exc, exc.__traceback__)
+                        # as _gen_throw: the arguments throw() was given, up to the first absent one
+                        result = meth(*args)
                 except StopIteration as stop:
                     self.running = False
                     return self._finish_yield_from(stop.value)
@@ -189,7 +192,7 @@ def write_unraisable(exc, obj):
     sys.unraisablehook(_UnraisableHookArgs((type(exc), exc, exc.__traceback__, None, obj)))
 
 
-def _normalize(typ, val, tb):
+def _normalize(typ, val=None, tb=None):
     if isinstance(typ, BaseException):
         if val is not None:
             raise TypeError("instance exception may not have a separate value")

@@ -94,6 +94,7 @@ def run_frame(entry, throw=None):
                         ts.frame = back
                         if inline is None:
                             back.stack.append(value)
+                            value = None  # hold no reference to what was returned
                             f = back
                             pc = f.pc
                             continue
@@ -105,7 +106,7 @@ def run_frame(entry, throw=None):
                         except BaseException as e:
                             exc = e
                             pc = f.info.prev_start[f.pc]
-                        callee = None
+                        callee = value = None
                         continue
                     if pc == YIELD and f.trace is not None:
                         tracing.on_return(ts, f, f.retval)
@@ -118,7 +119,7 @@ def run_frame(entry, throw=None):
                         ts.frame = back
                         callee, f = f, back
                         pc = callee.inline.on_yield(callee, value, f)
-                        callee = None
+                        callee = value = None
                         continue
                     if pc == YIELD:
                         if handled.current() is not saved_handled:

@@ -487,3 +487,26 @@ def _calculate_meta(meta, bases):
         raise TypeError("metaclass conflict: the metaclass of a derived class must be a "
                         "(non-strict) subclass of the metaclasses of all its bases")
     return winner
+
+
+# -- classes made by calling type ----------------------------------------------------------
+def _with_module(f, namespace):
+    """type() takes __module__ from the calling frame's globals when the namespace has none."""
+    if type(namespace) is dict and "__module__" not in namespace and "__name__" in f.globals:
+        namespace = dict(namespace)
+        namespace["__module__"] = f.globals["__name__"]
+    return namespace
+
+
+@intercept(type)
+def _type(f, func, args, kwargs):
+    if len(args) == 3:
+        args = (args[0], args[1], _with_module(f, args[2]))
+    return func(*args, **(kwargs or {}))
+
+
+@intercept(type.__new__)
+def _type_new(f, func, args, kwargs):
+    if len(args) == 4:
+        args = (args[0], args[1], args[2], _with_module(f, args[3]))
+    return func(*args, **(kwargs or {}))

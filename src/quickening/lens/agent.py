@@ -522,8 +522,11 @@ class Agent(object):
                         continue                     # (as created: never ran)
                 self._send_meta(entry[0], entry[1])
                 entry[4] = True
-                if entry[2] is not None and b != entry[2]:
+                if entry[2] is not None:
+                    # the baseline, at the time it was taken
                     self._write(("sample", entry[5], [(entry[0], entry[2])], False))
+                    if b == entry[2]:
+                        continue
             elif b == entry[2]:
                 continue
             entry[2], entry[5] = b, now

@@ -347,6 +347,9 @@ def _history(r, cooldown, tables):
                 r.first_specialized = o.t
                 r.misses += max(0, cooldown - o.value)   # since it specialized
                 r.events.append((o.t, "specialized", o.opname, o.target, ""))
+            else:
+                r.events.append((o.t, "first seen", o.opname, None,
+                                 _counter_text(o, tables)))
             prev = o
             continue
         if o.state == "specialized":
@@ -397,6 +400,22 @@ def _history(r, cooldown, tables):
         else:
             # warm-up leaves backoff 1; each failed attempt adds one
             r.failed_attempts = max(0, f.backoff - 1)
+
+
+def _counter_text(o, tables):
+    """What the counter of a non-specialized site says, in words."""
+    if o.backoff is None:
+        return "miss budget %d" % o.value
+    if tables.is_311:
+        if o.state == "generic":
+            return "not quickened yet" if o.raw == 0 else "counter %d" % o.raw
+        return "attempt in %d executions (backoff %d)" % (o.value, o.backoff)
+    if o.raw == 0x0011:
+        return "warming up: never executed"
+    if o.backoff == 1:
+        return "warming up: next execution specializes" if o.value == 0 else \
+            "warming up (value %d)" % o.value
+    return "failed %d attempt(s); next in %d executions" % (o.backoff - 1, o.value)
 
 
 def _time_specialized(r, t_end):

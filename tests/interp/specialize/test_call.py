@@ -397,10 +397,17 @@ drive()
 
 
 def _interpreted_sites(source, fn_name):
+    """Run source in this process with specialization on (another test module
+    may have switched it off process-wide when it was collected)."""
     from quickening import api
-    from quickening.interp import sitestate
+    from quickening.interp import quicken, sitestate
     ns = {"__name__": "__case__"}
-    api.run_code(compile(source, "<case>", "exec"), ns)
+    saved = quicken.Config.specialize
+    quicken.Config.specialize = True
+    try:
+        api.run_code(compile(source, "<case>", "exec"), ns)
+    finally:
+        quicken.Config.specialize = saved
     info = sitestate.info_of(ns[fn_name])
     return [s for s in info.sites if s.family.name == "CALL"], ns
 
@@ -500,5 +507,62 @@ def drive(record):
     for i in range(70):
         assert site(i, s) == first, (site(i, s), first)
         if i in (0, 1, 2, 60):
+            record()
+""")
+
+
+def test_class_out_of_versions():
+    """A class whose version tags are used up (1000 modifications) cannot be
+    specialized: CALL fails with OUT_OF_VERSIONS, for a Python __init__ as
+    for an inherited one."""
+    assert_same_sites("""
+class K:
+    def __init__(self, a):
+        self.a = a
+class E:
+    pass
+for cls in (K, E):
+    for i in range(1100):
+        setattr(cls, "attr", i)
+        getattr(cls, "attr")
+def site(cls, *a):
+    return cls(*a)
+def site_k(i):
+    return K(i)
+def site_e():
+    return E()
+WATCH = ["site_k", "site_e"]
+def drive(record):
+    for i in range(30):
+        assert site_k(i).a == i
+        site_e()
+        if i in (0, 1, 2, 4, 5, 11, 12, 26, 27):
+            record()
+""")
+
+
+def test_py_general_reads_each_functions_defaults():
+    """Closures of one code share a function version but not their defaults."""
+    assert_same_sites("""
+def mk(k):
+    def inner(a, b=k, c=None):
+        return a + b
+    return inner
+class C:
+    def m(self, a, b=10):
+        return a + b
+def site(fn, i):
+    return fn(i)
+def site_m(o, i):
+    return o.m(i)
+WATCH = ["site", "site_m"]
+def drive(record):
+    fs = [mk(1), mk(2), mk(3)]
+    o = C()
+    for i in range(60):
+        fn = fs[i % 3]
+        assert site(fn, i) == i + 1 + i % 3
+        assert site_m(o, i) == i + 10
+        if i in (0, 1, 2, 5, 59):
             record()
 """)

@@ -3,10 +3,14 @@
 CPython's FOR_ITER_GEN and SEND_GEN push the generator's own frame onto the
 frame stack of the current evaluation loop: a yield resumes the caller just
 after the instruction with the value pushed, a return resumes it at the
-instruction's exit.  Here the same: the frame of an interpreted generator is
-pushed in the caller's loop (registry.SWITCH) with an `inline` object that
-tells the loop where the caller resumes (Frame.inline: on_yield, on_return,
-on_unwind).
+instruction's exit.  Here the same: FOR_ITER_GEN and SEND_GEN push the frame
+of an interpreted generator in the caller's loop (registry.SWITCH): the value
+sent is pushed on the generator's stack (unless the frame has not started:
+its RETURN_GENERATOR pushes the None itself), the generator is marked
+running, the exception it was handling becomes the handled one, and the
+frame gets an `inline` object (below) that tells the loop where the caller
+resumes (Frame.inline: on_yield, on_return, on_unwind) and restores the
+caller's handled exception.
 
 An interpreted generator is a native *driver* generator (or coroutine)
 delegating to an InterpGenerator whose frame runs here (generators.py).  The
@@ -22,7 +26,7 @@ finished"; for a driver that is the state of its InterpGenerator.
 import types
 
 from quickening.interp import generators, handled
-from quickening.interp.ops.registry import RETURN, SWITCH
+from quickening.interp.ops.registry import RETURN
 
 GeneratorType = types.GeneratorType
 CoroutineType = types.CoroutineType
@@ -139,25 +143,3 @@ class SendReturn(_Inline):
         self._leave(frame)
         caller.stack.append(value)
         return self.exit
-
-
-def push(f, inner, sent, nxt, shared):
-    """Run inner's frame in f's loop; f resumes at nxt (yield) or at shared.exit
-    (return).  `shared` is the site's _Inline for a caller handling no exception."""
-    frame = inner.frame
-    if inner.started:
-        frame.stack.append(sent)
-    else:
-        # the frame starts at RETURN_GENERATOR, which pushes the None itself
-        inner.started = True
-    inner.running = True
-    saved = _current()
-    if saved is None:
-        frame.inline = shared
-    else:
-        frame.inline = type(shared)(shared.exit, saved)
-    if frame.exc_stack:
-        _set_handled(frame.exc_stack[-1])
-    f.callee = frame
-    f.pc = nxt
-    return SWITCH

@@ -31,6 +31,7 @@ every member that may see them.
 
 import builtins
 import collections
+import ctypes
 import sys
 import weakref
 from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, MethodType, ModuleType
@@ -53,8 +54,7 @@ FAMILY = Family("CALL", [
 _MEM32 = facts.MEM32
 _FV = facts.FUNC_VERSION
 # 32-bit words starting at the version field's offset: function versions by id(fn) >> 2
-_FVS = (facts.ctypes.c_ubyte * (1 << 47)).from_address(_FV)
-_FVS = memoryview(_FVS).cast("B").cast("I")
+_FVS = memoryview((ctypes.c_ubyte * (1 << 47)).from_address(_FV)).cast("B").cast("I")
 _TV = facts.TYPE_VERSION_TAG
 _METH_O = facts.METH_O
 _METH_NOARGS = facts.METH_NOARGS
@@ -178,7 +178,8 @@ def _specialize_py_call(site, func, nargs, bound_method):
                                cache, cells)
     if bound_method:
         return site.specialize("CALL_BOUND_METHOD_GENERAL", bound_method_general, cache, cells)
-    return site.specialize("CALL_PY_GENERAL", py_general, cache, cells)
+    return site.specialize("CALL_PY_GENERAL",
+                           _make_py_general(site, cache, func, kind is None, nargs), cache, cells)
 
 
 def _specialize_c_call(site, fn, nargs):
@@ -604,6 +605,41 @@ def bound_method_exact_args(f, stack, site, nxt):
             f.pc = nxt
             return SWITCH
     return _deopt(f, stack, site, nxt)
+
+
+def _make_py_general(site, cache, seen, simple, nargs):
+    """CALL_PY_GENERAL for this site when the function has a simple signature
+    and is called with fewer arguments than it has parameters (the rest from
+    its __defaults__, read on each call: functions sharing a version may have
+    different defaults); everything else goes to the full member."""
+    version, argcount, info, tail, has_free, enterable = cache
+    oparg = site.oparg
+    if not simple or tail is None or has_free or nargs >= argcount:
+        return py_general
+    need = argcount - nargs
+    with_self = nargs == oparg + 1
+    n = oparg + 2
+    seen_ref = weakref.ref(seen)
+    seen_version = _version_view(seen)
+
+    def call_py_general(f, stack, site, nxt):
+        base = len(stack) - n
+        func = stack[base]
+        if ((func is seen_ref() and seen_version[0] == version
+             or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
+                and (stack[base + 1] is not NULL) is with_self):
+            defaults = func.__defaults__
+            if defaults is not None and len(defaults) >= need:
+                args = stack[base + 1:] if with_self else stack[base + 2:]
+                del stack[base:]
+                args += defaults[len(defaults) - need:]
+                args += tail
+                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                 f.depth + 1)
+                f.pc = nxt
+                return SWITCH
+        return py_general(f, stack, site, nxt)
+    return call_py_general
 
 
 def py_general(f, stack, site, nxt):

@@ -12,7 +12,7 @@ import types
 
 from quickening.interp.families import _genframes
 from quickening.interp.ops import control
-from quickening.interp.ops.registry import NULL
+from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family
 
 FAMILY = Family("FOR_ITER", ["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"])
@@ -137,25 +137,45 @@ def for_iter_range(f, stack, site, nxt):
 
 _generator_state = _genframes.generator_state
 _DEOPT = _genframes.DEOPT
-_push = _genframes.push
 _InterpGenerator = _genframes.InterpGenerator
 _ForIterReturn = _genframes.ForIterReturn
+_current = _genframes._current
+_set_handled = _genframes._set_handled
+_SWITCH = SWITCH
 
 
 def for_iter_gen(f, stack, site, nxt):
     it = stack[-1]
-    if type(it) is GeneratorType:
-        inner = it.gi_yieldfrom
-        # the common case: a driver suspended in its `yield from` of a suspended frame
-        if type(inner) is not _InterpGenerator or inner.running or inner.frame.pc < 0:
-            inner = _generator_state(it)
-            if inner is _DEOPT:
-                return _deopt(f, stack, site, nxt)
-        if inner is None or inner.frame.depth > 900:
+    if type(it) is not GeneratorType:
+        return _deopt(f, stack, site, nxt)
+    inner = it.gi_yieldfrom
+    # the common case: a driver suspended in its `yield from` of a suspended frame
+    if type(inner) is not _InterpGenerator or inner.running or inner.frame.pc < 0:
+        inner = _generator_state(it)
+        if inner is _DEOPT:
+            return _deopt(f, stack, site, nxt)
+        if inner is None:
             # CPython runs this generator's frame: advance it natively
             return _generic(f, stack, site.arg, nxt)
+    frame = inner.frame
+    if frame.depth > 900:
+        return _generic(f, stack, site.arg, nxt)
+    # push the generator's frame (see _genframes)
+    if inner.started:
+        frame.stack.append(None)
+    else:
+        inner.started = True      # RETURN_GENERATOR pushes the None itself
+    inner.running = True
+    saved = _current()
+    if saved is None:
         shared = site.cache
         if shared is None:
             shared = site.cache = _ForIterReturn(site.arg)
-        return _push(f, inner, None, nxt, shared)
-    return _deopt(f, stack, site, nxt)
+        frame.inline = shared
+    else:
+        frame.inline = _ForIterReturn(site.arg, saved)
+    if frame.exc_stack:
+        _set_handled(frame.exc_stack[-1])
+    f.callee = frame
+    f.pc = nxt
+    return _SWITCH

@@ -208,25 +208,43 @@ def specialize_dict_access(site, owner, t, name, version, values_member, make_va
         if index > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
         return _specialize(site, values_member, make_values(site, version, t, index),
-                           version=version, w3=index)
+                           version=version, w3=index, memo=(owner, "values"))
     status, index = managed_dict_lookup(owner, name)
     if status is not None:
         return site.fail(status)
     return _specialize(site, hint_member, make_hint(site, version, t, index), version=version, w3=index)
 
 
-def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=None, obj=None):
-    """Rewrite the site, writing only the cache words CPython writes for `member`."""
-    cells = [site.cells[site.ci + i] for i in range(1, 9 if site.family is FAMILY else 4)]
+def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=None, obj=None,
+                memo=None):
+    """Rewrite the site, writing only the cache words CPython writes for `member`;
+    with memo=(owner, check), remember it for the owner's type (see MEMO)."""
+    written = []
     if version is not None:
-        cells[0], cells[1] = pack32(version)
+        written += [(0, version & 0xFFFF), (1, version >> 16)]
     if w3 is not None:
-        cells[2] = w3
+        written.append((2, w3))
     if w34 is not None:
-        cells[2], cells[3] = pack32(w34)
+        written += [(2, w34 & 0xFFFF), (3, w34 >> 16)]
     if obj is not None:
         p = id(obj)
-        cells[4:8] = [p & 0xFFFF, (p >> 16) & 0xFFFF, (p >> 32) & 0xFFFF, (p >> 48) & 0xFFFF]
+        written += [(4, p & 0xFFFF), (5, (p >> 16) & 0xFFFF), (6, (p >> 32) & 0xFFFF),
+                    (7, (p >> 48) & 0xFFFF)]
+    if memo is not None:
+        owner, check = memo
+        t = type(owner)
+        key = (site.family, site.arg, site.oparg & 1 if site.family is FAMILY else 0, version,
+               M64[(id(t) + GETATTRO) >> 3])
+        if len(MEMO) >= MEMO_LIMIT:
+            MEMO.clear()
+        MEMO[key] = (check, member, handler, written, cache)
+    _rewrite(site, member, handler, cache, written)
+
+
+def _rewrite(site, member, handler, cache, written):
+    cells = [site.cells[site.ci + i] for i in range(1, 9 if site.family is FAMILY else 4)]
+    for i, value in written:
+        cells[i] = value
     site.specialize(member, handler, cache, cells)
 
 
@@ -280,6 +298,34 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- the specializer -----------------------------------------------------------------------
+# Successful specializations whose outcome depends only on the type (its version
+# and tp_getattro) and on facts re-checked here are remembered, so that a
+# polymorphic site re-targeting every 53 misses does not redo the analysis:
+# (family, name, oparg & 1, type version, tp_getattro) -> (check, member, handler,
+# cache words written, cache).  `check` is what must still hold for the owner: "values" (inline
+# values valid: the name's index in the shared keys never changes once there),
+# a shared-keys address whose version must be unchanged, or None.
+MEMO = {}
+MEMO_LIMIT = 4096
+
+
+def replay(site, owner, key):
+    """Re-apply a remembered specialization if it still holds; True if done."""
+    entry = MEMO.get(key)
+    if entry is None:
+        return False
+    check, member, handler, written, cache = entry
+    if check == "values":
+        if not facts.inline_values_valid(owner):
+            return False
+    elif check is not None:
+        keys, kv = check
+        if M32[(keys + 12) >> 2] != kv:
+            return False
+    _rewrite(site, member, handler, cache, written)
+    return True
+
+
 def specialize(site, owner):
     name = site.arg
     method = site.oparg & 1
@@ -288,6 +334,11 @@ def specialize(site, owner):
         return specialize_module(site, owner, name, method)
     if t.__flags__ & F_TYPE_SUBCLASS:
         return specialize_class(site, owner, name, method)
+    tv = M32[(id(t) + TV) >> 2]
+    if tv:
+        key = (FAMILY, name, method, tv, M64[(id(t) + GETATTRO) >> 3])
+        if replay(site, owner, key):
+            return None
     kind, descr = analyze_descriptor(t, name, False)
     version = facts.type_version(t)
     if version == 0:
@@ -417,7 +468,8 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
         else:
             member, handler = "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", _make_nondescriptor_with_values(
                 site, version, t, keys, kv, descr)
-        return _specialize(site, member, handler, cache=descr, version=version, w34=kv, obj=descr)
+        return _specialize(site, member, handler, cache=descr, version=version, w34=kv, obj=descr,
+                           memo=(owner, (keys, kv)))
     if flags & F_MANAGED_DICT:
         dictoffset = MANAGED_DICT_OFFSET
     else:
@@ -430,7 +482,8 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
         else:
             member, handler = "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", _make_nondescriptor_no_dict(
                 site, version, t, descr)
-        return _specialize(site, member, handler, cache=descr, version=version, obj=descr)
+        return _specialize(site, member, handler, cache=descr, version=version, obj=descr,
+                           memo=(owner, None))
     if is_method:
         if M64[(id(owner) + dictoffset) >> 3]:
             return site.fail("ATTR_NOT_MANAGED_DICT")

@@ -11,6 +11,7 @@ import types
 from quickening.interp.families import _genframes
 from quickening.interp.families.for_iter import classify_iterator
 from quickening.interp.ops import gens
+from quickening.interp.ops.registry import SWITCH
 from quickening.interp.quicken import Family
 
 FAMILY = Family("SEND", ["SEND_GEN"], operands=2)
@@ -48,9 +49,11 @@ def _deopt(f, stack, site, nxt):
 _generator_state = _genframes.generator_state
 _coroutine_state = _genframes.coroutine_state
 _DEOPT = _genframes.DEOPT
-_push = _genframes.push
 _INNER_TYPES = (_genframes.InterpGenerator, _genframes.InterpCoroutine)
 _SendReturn = _genframes.SendReturn
+_current = _genframes._current
+_set_handled = _genframes._set_handled
+_SWITCH = SWITCH
 
 
 def send_gen(f, stack, site, nxt):
@@ -58,20 +61,39 @@ def send_gen(f, stack, site, nxt):
     t = type(receiver)
     if t is GeneratorType:
         inner = receiver.gi_yieldfrom
-        if (type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0):
+        if type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0:
             inner = _generator_state(receiver)
     elif t is CoroutineType:
         inner = receiver.cr_await
-        if (type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0):
+        if type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0:
             inner = _coroutine_state(receiver)
     else:
         inner = _DEOPT
     if inner is _DEOPT:
         return _deopt(f, stack, site, nxt)
-    if inner is None or inner.frame.depth > 900:
+    if inner is None:
         # CPython runs this generator's frame: send natively
         return _generic(f, stack, site.arg, nxt)
-    shared = site.cache
-    if shared is None:
-        shared = site.cache = _SendReturn(site.arg)
-    return _push(f, inner, stack.pop(), nxt, shared)
+    frame = inner.frame
+    if frame.depth > 900:
+        return _generic(f, stack, site.arg, nxt)
+    # push the generator's frame (see _genframes)
+    value = stack.pop()
+    if inner.started:
+        frame.stack.append(value)
+    else:
+        inner.started = True      # RETURN_GENERATOR pushes the None itself
+    inner.running = True
+    saved = _current()
+    if saved is None:
+        shared = site.cache
+        if shared is None:
+            shared = site.cache = _SendReturn(site.arg)
+        frame.inline = shared
+    else:
+        frame.inline = _SendReturn(site.arg, saved)
+    if frame.exc_stack:
+        _set_handled(frame.exc_stack[-1])
+    f.callee = frame
+    f.pc = nxt
+    return _SWITCH

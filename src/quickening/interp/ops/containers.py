@@ -153,20 +153,25 @@ def function_str(func):
 
 @handles("DICT_MERGE")
 def dict_merge(f, stack, arg, nxt):
+    """`f(**m)`: merge m into the keyword dict, as _PyDict_MergeEx(..., 2) and
+    format_kwargs_error word it (non-str keys are the callee's to reject)."""
     update = stack.pop()
     target = stack[-arg]
     callable_ = stack[-arg - 3]
-    if not hasattr(type(update), "keys"):
+    try:
+        keys = list(update.keys())
+    except AttributeError:
+        keys = NULL
+    if keys is NULL:
         raise TypeError(f"{function_str(callable_)} argument after ** must be a mapping, "
                         f"not {type(update).__name__}")
-    own = isinstance(update, dict) and type(update).__iter__ is dict.__iter__
-    # CPython reads a dict's own entries, other mappings through keys() and [key]
-    for key in (dict.keys(update) if own else update.keys()):
+    for key in keys:
         if key in target:
-            # CPython words a repeated key this way whatever its type (%S of the key)
-            raise TypeError(f"{function_str(callable_)} got multiple values for keyword "
-                            f"argument '{str(key)}'")
-        target[key] = dict.__getitem__(update, key) if own else update[key]
+            if type(key) is str:
+                raise TypeError(f"{function_str(callable_)} got multiple values for keyword "
+                                f"argument '{key}'")
+            raise TypeError(f"{function_str(callable_)} keywords must be strings")
+        target[key] = update[key]
     return nxt
 
 

@@ -115,11 +115,14 @@ def unbound_deref(f, index):
 
 @handles("LOAD_DEREF")
 def load_deref(f, stack, arg, nxt):
+    # (errors are raised outside the except clause: CPython's have no __context__
+    # from the lookup that failed)
     try:
         stack.append(stack[arg].cell_contents)
+        return nxt
     except ValueError:
-        raise unbound_deref(f, arg) from None
-    return nxt
+        pass
+    raise unbound_deref(f, arg)
 
 
 @handles("STORE_DEREF")
@@ -133,9 +136,10 @@ def delete_deref(f, stack, arg, nxt):
     cell = stack[arg]
     try:
         del cell.cell_contents
+        return nxt
     except ValueError:
-        raise unbound_deref(f, arg) from None
-    return nxt
+        pass
+    raise unbound_deref(f, arg)
 
 
 @handles("LOAD_FROM_DICT_OR_DEREF")
@@ -145,10 +149,14 @@ def load_from_dict_or_deref(f, stack, arg, nxt):
     try:
         value = mapping[varname]
     except KeyError:
+        value = NULL
+    if value is NULL:
         try:
             value = stack[arg].cell_contents
         except ValueError:
-            raise unbound_deref(f, arg) from None
+            value = NULL
+        if value is NULL:
+            raise unbound_deref(f, arg)
     stack.append(value)
     return nxt
 
@@ -182,7 +190,8 @@ def load_global_value(f, varname):
     try:
         return b[varname]
     except KeyError:
-        raise name_error(varname) from None
+        pass
+    raise name_error(varname)
 
 
 @handles("LOAD_GLOBAL", decode=_global)
@@ -207,9 +216,10 @@ def store_global(f, stack, arg, nxt):
 def delete_global(f, stack, arg, nxt):
     try:
         del f.globals[arg]
+        return nxt
     except KeyError:
-        raise name_error(arg) from None
-    return nxt
+        pass
+    raise name_error(arg)
 
 
 # -- names (module and class bodies) -----------------------------------------
@@ -230,6 +240,8 @@ def load_name(f, stack, arg, nxt):
         try:
             value = mapping[arg]
         except KeyError:
+            value = NULL
+        if value is NULL:
             value = load_global_value(f, arg)
     stack.append(value)
     return nxt
@@ -241,6 +253,8 @@ def load_from_dict_or_globals(f, stack, arg, nxt):
     try:
         value = mapping[arg]
     except KeyError:
+        value = NULL
+    if value is NULL:
         value = load_global_value(f, arg)
     stack.append(value)
     return nxt
@@ -262,9 +276,10 @@ def delete_name(f, stack, arg, nxt):
         raise _no_locals("deleting", arg)
     try:
         del mapping[arg]
+        return nxt
     except KeyError:
-        raise name_error(arg) from None
-    return nxt
+        pass
+    raise name_error(arg)
 
 
 @handles("LOAD_LOCALS")
