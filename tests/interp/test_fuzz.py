@@ -118,6 +118,13 @@ FOUND = {
     except TypeError as e:
         print('dict', e)
 """,
+    "class_kwargs_nonstr": """\
+    try:
+        class C(0, None, **{1: 2}):
+            pass
+    except TypeError as e:
+        print(e)
+""",
     "tp_name_messages": """\
     import sys
     type A = int

@@ -23,6 +23,11 @@ class FrameView:
         self._frame = frame
 
     @property
+    def __module__(self):
+        # a frame has no __module__ (inspect.getmodule(frame) relies on that)
+        raise AttributeError("'frame' object has no attribute '__module__'")
+
+    @property
     def __class__(self):
         # isinstance(view, types.FrameType) holds (inspect.isframe, inspect.stack ...);
         # type(view) stays FrameView

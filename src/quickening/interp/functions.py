@@ -18,7 +18,7 @@ import types
 
 from quickening.interp import facts, host, tracebacks
 from quickening.interp.codeinfo import info_for
-from quickening.interp.frame import THREAD, Frame, builtins_of
+from quickening.interp.frame import THREAD, Frame, builtins_of, thread_state as _thread_state
 from quickening.interp.ops.registry import NULL
 
 _OP = host.OPMAP
@@ -43,15 +43,20 @@ def _assemble(instructions):
 
 
 def _trampoline_code(info, body_returns_tuple=False):
-    """Bytecode: call consts[1](consts[2], globals(), (args..., cells...))."""
+    """Bytecode: call enter(info, globals(), (args..., cells...)).
+
+    The code keeps the real code's co_consts (and co_names) first, so code that
+    inspects `f.__code__.co_consts` (a docstring, nested code objects) sees the
+    real ones; enter, info and globals are appended after them."""
     code = info.code
+    k = len(code.co_consts)
     ins = []
     if info.nfree:
         ins.append(("COPY_FREE_VARS", info.nfree))
     ins.append(("RESUME", 0))
     if not body_returns_tuple:
-        ins += [("LOAD_CONST", 1), ("PUSH_NULL", 0), ("LOAD_CONST", 2),
-                ("LOAD_CONST", 3), ("PUSH_NULL", 0), ("CALL", 0)]
+        ins += [("LOAD_CONST", k), ("PUSH_NULL", 0), ("LOAD_CONST", k + 1),
+                ("LOAD_CONST", k + 2), ("PUSH_NULL", 0), ("CALL", 0)]
     for i in range(info.nparams):
         ins.append(("LOAD_FAST", i))
     if not body_returns_tuple:
@@ -60,10 +65,9 @@ def _trampoline_code(info, body_returns_tuple=False):
         ins += [("BUILD_TUPLE", info.nparams + info.nfree), ("CALL", 3), ("RETURN_VALUE", 0)]
     else:
         ins += [("BUILD_TUPLE", info.nparams), ("RETURN_VALUE", 0)]
-    doc = code.co_consts[0] if code.co_consts and type(code.co_consts[0]) is str else None
-    consts = (doc, enter, info, globals) if not body_returns_tuple else (doc,)
+    consts = code.co_consts + ((enter, info, globals) if not body_returns_tuple else ())
     body = _assemble(ins)
-    return code.replace(co_code=body, co_consts=consts, co_names=(),
+    return code.replace(co_code=body, co_consts=consts,
                         co_stacksize=info.nparams + info.nfree + 8,
                         co_exceptiontable=b"", co_linetable=_first_line_table(len(body) // 2))
 
@@ -115,19 +119,17 @@ def enter(info, globals_, values):
     fast += [NULL] * (info.free_start - nparams)
     if info.nfree:
         fast += values[nparams:]
-    back = THREAD.frame
+    back = _thread_state().frame
     frame = Frame(info, fast, globals_, builtins_of(globals_), None, None,
                   back.depth + 1 if back is not None else 1)
     if info.is_generator_like:
-        from quickening.interp import generators
         # the calling trampoline may carry flags set on the function's __code__
         # after it was made (types.coroutine): run the code with those flags
         extra = _getframe(1).f_code.co_flags & host.CO_ITERABLE_COROUTINE
         if extra and not info.flags & extra:
             frame.info = _flagged_info(info, extra)
-        return generators.wrap(frame)
-    from quickening.interp.loop import run_frame
-    return run_frame(frame)
+        return _generators.wrap(frame)
+    return _run_frame(frame)
 
 
 _FLAGGED = {}  # (id of the CodeInfo, extra flags) -> CodeInfo of the flagged code
@@ -228,3 +230,8 @@ def new_frame(info, func, args, kwargs, depth):
     frame = Frame(info, bind(info, func, args, kwargs), globals_, func.__builtins__, None, None, depth)
     frame.func = func
     return frame
+
+
+# bound late: loop and generators import this module
+from quickening.interp import generators as _generators  # noqa: E402
+from quickening.interp.loop import run_frame as _run_frame  # noqa: E402

@@ -4,7 +4,9 @@ Interpreted code calling these is answered by runtime.py's intercepts.  But
 native library code asks too, about its callers: `doctest.DocTestSuite()`
 finds the calling module with `sys._getframe(depth)`, `namedtuple`, `Enum`
 and `NewType` name their `__module__` with `sys._getframemodulename(1)`, and
-library code warns with a `stacklevel` meant to reach its caller's line.
+library code warns with a `stacklevel` meant to reach its caller's line;
+`dis` disassembles a function's `__code__`, which for an interpreted function
+is its trampoline (dis is pointed at the code the body runs instead).
 Natively those see the interpreter's own frames (the loop, a handler)
 instead of the interpreted caller.  `install()` replaces the two functions
 (and warnings.warn) with versions that walk the host stack and put, in place of each
@@ -122,6 +124,38 @@ def _is_importlib_frame(frame):
     return "importlib" in filename and "_bootstrap" in filename
 
 
+def _real_code(x):
+    """For an interpreted function (or a method of one), the code its body runs."""
+    from quickening.interp.functions import TRAMPOLINES
+    func = getattr(x, "__func__", x)
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        info = TRAMPOLINES.get(id(code))
+        if info is not None and info.trampoline is code:
+            return info.code
+    return None
+
+
+def _install_dis():
+    """dis shows the bytecode an interpreted function runs, not its trampoline."""
+    import dis
+    orig_get_code_object = dis._get_code_object
+    orig_dis = dis.dis
+
+    def _get_code_object(x):
+        code = _real_code(x)
+        return code if code is not None else orig_get_code_object(x)
+
+    def dis_(x=None, **kwargs):
+        code = _real_code(x) if x is not None else None
+        return orig_dis(code if code is not None else x, **kwargs)
+
+    dis_.__doc__ = orig_dis.__doc__
+    dis_.__name__ = dis_.__qualname__ = "dis"
+    dis._get_code_object = _get_code_object
+    dis.dis = dis_
+
+
 def install():
     """Answer native calls of sys._getframe / sys._getframemodulename with interpreted frames."""
     global _installed
@@ -136,7 +170,12 @@ def install():
         getframemodulename.__doc__ = _orig_getframemodulename.__doc__
         sys._getframemodulename = getframemodulename
     warn.__doc__ = _orig_warn.__doc__
+    for new, orig in ((getframe, _orig_getframe), (getframemodulename, _orig_getframemodulename),
+                      (warn, _orig_warn)):
+        if orig is not None:  # as the builtins they stand for (inspect checks)
+            new.__text_signature__ = getattr(orig, "__text_signature__", None)
     warnings.warn = warn
+    _install_dis()
     _register_intercepts()
 
 

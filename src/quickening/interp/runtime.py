@@ -350,8 +350,8 @@ def _warn(f, func, args, kwargs):
 # -- C code that reads the calling frame's globals or function ---------------------
 def call_from_frame(f, func, args, kwargs):
     """Call func natively from a host frame that has f's globals and f's function
-    __module__, for C code that looks at its caller: type(name, bases, ns) takes
-    __module__ from the caller's globals, TypeVar & co from its function."""
+    __module__, for C code that looks at its caller (TypeVar & co take __module__
+    from the calling function)."""
     globals_ = f.globals
     if not isinstance(globals_, dict):
         return func(*args, **(kwargs or {}))
@@ -381,13 +381,6 @@ for _name in ("TypeVar", "ParamSpec", "TypeVarTuple", "TypeAliasType"):
     _cls = getattr(_typing, _name, None)
     if _cls is not None:
         intercept(_cls)(_typing_constructor)
-
-
-@intercept(type)
-def _type(f, func, args, kwargs):
-    if len(args) != 3 or kwargs:
-        return type(*args, **(kwargs or {}))
-    return call_from_frame(f, type, args, None)  # type_new_set_module reads the globals
 
 
 # -- tracing ------------------------------------------------------------------------------

@@ -152,6 +152,15 @@ class _Output(object):
         self.dead = True
 
 
+def _os_threads():
+    """Threads of this process as Linux counts them (0 if unknown)."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[17])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 class _Event(object):
     """The little of threading.Event we need, on _thread."""
 
@@ -719,12 +728,17 @@ class Agent(object):
     def _before_fork(self):
         if self.done or os.getpid() != self.pid:
             return
+        before = _os_threads()
         self.stop.set()
         if self.handle is not None:
             self.handle.join(1.0)
         elif self.exited.acquire(True, 1.0):
             self.exited.release()
-            time.sleep(0.0005)   # let the OS thread finish exiting
+            # 3.12 has no join: wait (briefly) for the OS thread to be gone,
+            # as that is what the fork warning counts
+            deadline = time.perf_counter() + 0.2
+            while before and _os_threads() >= before and time.perf_counter() < deadline:
+                time.sleep(0.0002)
 
     def _after_fork_parent(self):
         # 3.13 counts threads *after* these hooks, so restart the sampler a

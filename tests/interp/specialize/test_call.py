@@ -566,3 +566,29 @@ def drive(record):
         if i in (0, 1, 2, 5, 59):
             record()
 """)
+
+
+def test_library_code_looking_at_its_caller():
+    """namedtuple / Enum / logging called from specialized sites still see the
+    interpreted caller (module, function, line)."""
+    assert_same_sites("""
+import collections, enum, io, logging
+out = io.StringIO()
+handler = logging.StreamHandler(out)
+handler.setFormatter(logging.Formatter('%(module)s %(funcName)s:%(lineno)d'))
+log = logging.getLogger('call-case')
+log.addHandler(handler)
+log.propagate = False
+def site(i):
+    P = collections.namedtuple('P', 'x')
+    E = enum.Enum('E', 'A B')
+    log.warning('w')
+    return P.__module__, E.__module__
+WATCH = ["site"]
+def drive(record):
+    for i in range(8):
+        assert site(i) == ('__case__', '__case__'), site(i)
+        record()
+    lines = set(out.getvalue().split(chr(10))) - {''}
+    assert len(lines) == 1 and ' site:' in lines.pop()
+""")

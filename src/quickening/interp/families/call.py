@@ -77,11 +77,11 @@ _getrecursionlimit = sys.getrecursionlimit
 
 
 # -- late bindings (functions.py imports codeinfo, which imports the families) ----
-TRAMPOLINES = INTERCEPTS = _generic = _new_frame = _wrap = None
+TRAMPOLINES = INTERCEPTS = _generic = _new_frame = _wrap = _masquerade = _call_as = None
 
 
 def _bind():
-    global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap
+    global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap, _masquerade, _call_as
     from quickening.interp import functions, generators
     from quickening.interp.ops import calls
     TRAMPOLINES = functions.TRAMPOLINES
@@ -89,6 +89,13 @@ def _bind():
     _generic = calls.call
     _new_frame = functions.new_frame
     _wrap = generators.wrap
+    try:
+        # library code that looks at its caller's frame is called through a
+        # native stand-in of the interpreted frame, as the generic CALL does
+        from quickening.interp import masquerade
+        _masquerade, _call_as = masquerade.wants, masquerade.call_as
+    except ImportError:
+        _masquerade = lambda func: False   # noqa: E731
 
 
 # -- the base instruction --------------------------------------------------------------
@@ -312,7 +319,7 @@ def _fast_native(site, callable_, special, general):
     specialization (whose kind and flags cannot change) and the self slot is
     empty, call it directly; anything else goes through `general`, the
     member's full guards."""
-    if callable_ is None or special is not None:
+    if callable_ is None or special is not None or _masquerade(callable_):
         return general
     oparg = site.oparg
     if oparg == 1:
@@ -353,7 +360,7 @@ def _fast_native(site, callable_, special, general):
 def _fast_descriptor(site, descr, objclass, special, general):
     """METHOD_DESCRIPTOR_* for this site: the descriptor seen at specialization
     called on (self, args...) with self of exactly its class."""
-    if descr is None or special is not None:
+    if descr is None or special is not None or _masquerade(descr):
         return general
     oparg = site.oparg
     if oparg == 0:
@@ -395,10 +402,13 @@ def _fast_descriptor(site, descr, objclass, special, general):
 
 # -- helpers shared by the members ----------------------------------------------------
 def _call_native(f, stack, func, args, special, nxt):
-    """Call a callable natively (or through its intercept) and push the result."""
+    """Call a callable natively (or through its intercept, or as if from the
+    interpreted frame) and push the result."""
     f.pc = nxt
     if special is not None:
         stack.append(special(f, func, args, None))
+    elif _masquerade(func):
+        stack.append(_call_as(f, func, args, None))
     else:
         stack.append(func(*args))
     return nxt
@@ -862,12 +872,7 @@ def _c_function_member(flags_required, arity):
             special = INTERCEPTS.get(id(fn))
         args = stack[base + 2:] if selfless else stack[base + 1:]
         del stack[base:]
-        f.pc = nxt
-        if special is not None:
-            stack.append(special(f, fn, args, None))
-        else:
-            stack.append(fn(*args))
-        return nxt
+        return _call_native(f, stack, fn, args, special, nxt)
     return member
 
 
@@ -949,12 +954,7 @@ def _method_descriptor_member(flags_required, arity):
         if type(args[0]) is not objclass:
             return _deopt(f, stack, site, nxt)
         del stack[base:]
-        f.pc = nxt
-        if special is not None:
-            stack.append(special(f, descr, args, None))
-        else:
-            stack.append(descr(*args))
-        return nxt
+        return _call_native(f, stack, descr, args, special, nxt)
     return member
 
 

@@ -10,10 +10,11 @@ from types import FunctionType, MethodType
 
 from quickening.interp import facts, functions
 from quickening.interp.frame import Frame
-from quickening.interp.ops.registry import NULL, SWITCH, handles
+from quickening.interp.ops.registry import NULL, SWITCH, handles, tp_name
 
 _TRAMPOLINES = functions.TRAMPOLINES
 _new_frame = functions.new_frame
+from quickening.interp.masquerade import call_as as _call_as, wants as _masquerade_wants  # noqa: E402
 INTERCEPTS = {}  # id(builtin) -> handler(frame, args, kwargs); filled by runtime.py
 
 
@@ -37,7 +38,11 @@ def call_object(f, stack, func, args, kwargs, nxt):
     f.pc = nxt
     special = INTERCEPTS.get(id(func))
     if special is not None:
+        if kwargs and not all(type(k) is str for k in kwargs):
+            raise TypeError("keywords must be strings")
         stack.append(special(f, func, args, kwargs))
+    elif _masquerade_wants(func):
+        stack.append(_call_as(f, func, args, kwargs))
     elif kwargs:
         stack.append(func(*args, **kwargs))
     else:
@@ -81,7 +86,7 @@ def call_kw(f, stack, arg, nxt):
 def _star_args_error(func, args):
     from quickening.interp.ops.containers import function_str
     return TypeError(f"{function_str(func)} argument after * must be an iterable, "
-                     f"not {type(args).__name__}")
+                     f"not {tp_name(type(args))}")
 
 
 @handles("CALL_FUNCTION_EX")

@@ -1,6 +1,6 @@
 """Building and taking apart containers, subscripts, slices and strings."""
 
-from quickening.interp.ops.registry import NULL, handles
+from quickening.interp.ops.registry import NULL, handles, tp_name
 
 
 @handles("BUILD_TUPLE")
@@ -105,7 +105,7 @@ def list_extend(f, stack, arg, nxt):
         stack[-arg].extend(iterable)
     except TypeError:
         if _not_iterable(iterable):
-            raise TypeError(f"Value after * must be an iterable, not {type(iterable).__name__}") from None
+            raise TypeError(f"Value after * must be an iterable, not {tp_name(type(iterable))}") from None
         raise
     return nxt
 
@@ -130,7 +130,7 @@ def dict_update(f, stack, arg, nxt):
     except AttributeError:
         keys = NOT_A_MAPPING
     if keys is NOT_A_MAPPING:
-        raise TypeError(f"'{type(update).__name__}' object is not a mapping")
+        raise TypeError(f"'{tp_name(type(update))}' object is not a mapping")
     for key in keys:
         target[key] = update[key]
     return nxt
@@ -158,20 +158,21 @@ def dict_merge(f, stack, arg, nxt):
     update = stack.pop()
     target = stack[-arg]
     callable_ = stack[-arg - 3]
+    own = isinstance(update, dict) and type(update).__iter__ is dict.__iter__
     try:
-        keys = list(update.keys())
+        # a dict's own entries (even if keys()/[] are overridden), else keys() and []
+        keys = list(dict.keys(update) if own else update.keys())
     except AttributeError:
         keys = NULL
     if keys is NULL:
         raise TypeError(f"{function_str(callable_)} argument after ** must be a mapping, "
-                        f"not {type(update).__name__}")
+                        f"not {tp_name(type(update))}")
     for key in keys:
         if key in target:
-            if type(key) is str:
-                raise TypeError(f"{function_str(callable_)} got multiple values for keyword "
-                                f"argument '{key}'")
-            raise TypeError(f"{function_str(callable_)} keywords must be strings")
-        target[key] = update[key]
+            # 3.13's _PyEval_FormatKwargsError words any repeated key this way ('%S')
+            raise TypeError(f"{function_str(callable_)} got multiple values for keyword "
+                            f"argument '{str(key)}'")
+        target[key] = dict.__getitem__(update, key) if own else update[key]
     return nxt
 
 

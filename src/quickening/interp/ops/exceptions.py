@@ -1,7 +1,7 @@
 """Raising and handling: RAISE_VARARGS, RERAISE, PUSH_EXC_INFO, except/except*, with."""
 
 from quickening.interp import handled
-from quickening.interp.ops.registry import NULL, handles
+from quickening.interp.ops.registry import NULL, handles, tp_name
 
 
 @handles("RAISE_VARARGS")
@@ -133,11 +133,11 @@ def before_with(f, stack, arg, nxt):
     mgr = stack[-1]
     enter = lookup_special(mgr, "__enter__")
     if enter is NULL:
-        raise TypeError(f"'{type(mgr).__name__}' object does not support the context "
+        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the context "
                         f"manager protocol")
     exit_ = lookup_special(mgr, "__exit__")
     if exit_ is NULL:
-        raise TypeError(f"'{type(mgr).__name__}' object does not support the context "
+        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the context "
                         f"manager protocol (missed __exit__ method)")
     stack[-1] = exit_
     f.pc = nxt

@@ -4,7 +4,7 @@ import types
 
 from quickening.interp import host
 from quickening.interp.ops.exceptions import lookup_special
-from quickening.interp.ops.registry import NULL, forward, handles
+from quickening.interp.ops.registry import NULL, forward, handles, tp_name
 
 CoroutineType = types.CoroutineType
 GeneratorType = types.GeneratorType
@@ -63,17 +63,17 @@ def get_awaitable(obj, where):
     if getter is NULL:
         if where == 1:
             raise TypeError(f"'async with' received an object from __aenter__ that does not "
-                            f"implement __await__: {t.__name__}")
+                            f"implement __await__: {tp_name(t)}")
         if where == 2:
             raise TypeError(f"'async with' received an object from __aexit__ that does not "
-                            f"implement __await__: {t.__name__}")
-        raise TypeError(f"object {t.__name__} can't be used in 'await' expression")
+                            f"implement __await__: {tp_name(t)}")
+        raise TypeError(f"object {tp_name(t)} can't be used in 'await' expression")
     result = getter()
     rt = type(result)
     if rt is CoroutineType or (rt is GeneratorType and result.gi_code.co_flags & host.CO_ITERABLE_COROUTINE):
         raise TypeError("__await__() returned a coroutine")
     if not hasattr(rt, "__next__"):
-        raise TypeError(f"__await__() returned non-iterator of type '{rt.__name__}'")
+        raise TypeError(f"__await__() returned non-iterator of type '{tp_name(rt)}'")
     return result
 
 
@@ -89,11 +89,11 @@ def get_aiter(f, stack, arg, nxt):
     getter = lookup_special(obj, "__aiter__")
     if getter is NULL:
         raise TypeError(f"'async for' requires an object with __aiter__ method, got "
-                        f"{type(obj).__name__}")
+                        f"{tp_name(type(obj))}")
     it = getter()
     if lookup_special(it, "__anext__") is NULL:
         raise TypeError(f"'async for' received an object from __aiter__ that does not "
-                        f"implement __anext__: {type(it).__name__}")
+                        f"implement __anext__: {tp_name(type(it))}")
     stack[-1] = it
     return nxt
 
@@ -107,7 +107,7 @@ def get_anext(f, stack, arg, nxt):
     getter = lookup_special(it, "__anext__")
     if getter is NULL:
         raise TypeError(f"'async for' requires an iterator with __anext__ method, got "
-                        f"{type(it).__name__}")
+                        f"{tp_name(type(it))}")
     f.pc = nxt
     result = getter()
     try:
@@ -115,7 +115,7 @@ def get_anext(f, stack, arg, nxt):
     except BaseException as err:
         # _PyErr_FormatFromCause: any failure becomes the cause (and context)
         raise TypeError(f"'async for' received an invalid object from __anext__: "
-                        f"{type(result).__name__}") from err
+                        f"{tp_name(type(result))}") from err
     return nxt
 
 
@@ -134,11 +134,11 @@ def before_async_with(f, stack, arg, nxt):
     mgr = stack[-1]
     enter = lookup_special(mgr, "__aenter__")
     if enter is NULL:
-        raise TypeError(f"'{type(mgr).__name__}' object does not support the asynchronous "
+        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the asynchronous "
                         f"context manager protocol")
     exit_ = lookup_special(mgr, "__aexit__")
     if exit_ is NULL:
-        raise TypeError(f"'{type(mgr).__name__}' object does not support the asynchronous "
+        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the asynchronous "
                         f"context manager protocol (missed __aexit__ method)")
     stack[-1] = exit_
     f.pc = nxt

@@ -3,7 +3,8 @@
 import builtins
 import sys
 
-from quickening.interp.ops.registry import NULL, handles, name
+from quickening.interp.masquerade import call_as
+from quickening.interp.ops.registry import NULL, handles, name, tp_name
 
 _builtin_import = builtins.__import__
 
@@ -23,7 +24,8 @@ def import_name(f, stack, arg, nxt):
     if import_func is NULL:
         raise ImportError("__import__ not found")
     f.pc = nxt
-    stack.append(import_func(arg, f.globals, f.locals, fromlist, level))
+    # through a frame that looks like f: importlib's warnings name the importing line
+    stack.append(call_as(f, import_func, (arg, f.globals, f.locals, fromlist, level), None))
     return nxt
 
 
@@ -80,7 +82,7 @@ def import_star(f, module):
             modname = getattr(module, "__name__", None)
             where = f"{modname}.__all__" if skip_private is False else f"{modname}.__dict__"
             raise TypeError(f"{'Item in ' + where if not skip_private else 'Key in ' + where} "
-                            f"must be str, not {type(attrname).__name__}")
+                            f"must be str, not {tp_name(type(attrname))}")
         if skip_private and attrname.startswith("_"):
             continue
         mapping[attrname] = getattr(module, attrname)

@@ -6,7 +6,7 @@ import types
 from quickening.interp import host
 from quickening.interp.ops.exceptions import prep_reraise_star
 from quickening.interp.ops.imports import import_star
-from quickening.interp.ops.registry import NULL, handles
+from quickening.interp.ops.registry import NULL, handles, tp_name
 
 _OP = host.OPMAP
 
@@ -141,7 +141,7 @@ def load_build_class(f, stack, arg, nxt):
 def exit_init_check(f, stack, arg, nxt):
     value = stack.pop()
     if value is not None:
-        raise TypeError(f"__init__() should return None, not '{type(value).__name__}'")
+        raise TypeError(f"__init__() should return None, not '{tp_name(type(value))}'")
     return nxt
 
 

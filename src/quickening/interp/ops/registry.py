@@ -59,3 +59,14 @@ class _Null:
 
 
 NULL = _Null()
+
+
+def tp_name(t):
+    """A type's tp_name, as CPython's error messages print it: static types
+    carry their module ("sys.flags", "typing.TypeAliasType"), heap types not."""
+    if t.__flags__ & (1 << 9):  # Py_TPFLAGS_HEAPTYPE
+        return t.__name__
+    module = t.__dict__.get("__module__") if isinstance(t.__dict__.get("__module__"), str) else t.__module__
+    if module and module != "builtins":
+        return f"{module}.{t.__name__}"
+    return t.__name__
