@@ -24,7 +24,14 @@ class _LiveCode:
 
     def __init__(self, info):
         self._code = info.code
-        self._co_code_adaptive = info.quickened.tobytes()
+        # dis reads every code unit as an instruction (an ENTER_EXECUTOR byte in a
+        # cache cell sends it looking for an executor): show it the opcodes and
+        # arguments only, with the cache cells zeroed; caches are decoded by us
+        stream = bytearray(info.quickened.tobytes())
+        for pc, entry in enumerate(info.instrs):
+            if entry is None:   # a cache cell
+                stream[2 * pc] = stream[2 * pc + 1] = 0
+        self._co_code_adaptive = bytes(stream)
 
     def __getattr__(self, name):
         return getattr(self._code, name)
