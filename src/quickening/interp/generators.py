@@ -378,16 +378,44 @@ def wrap(frame, extra_flags=0):
     extra_flags: flags the called function's __code__ adds to the real code's
     (types.coroutine() marks a generator function CO_ITERABLE_COROUTINE).
     """
-    code = frame.info.code
+    info = frame.info
+    code = info.code
     flags = code.co_flags | extra_flags
     if flags & host.CO_COROUTINE:
-        obj = _drive_coroutine(InterpCoroutine(frame))
+        kind, inner = _drive_coroutine, InterpCoroutine(frame)
     elif flags & host.CO_ASYNC_GENERATOR:
-        obj = _drive_async_generator(InterpAsyncGenerator(frame))
+        kind, inner = _drive_async_generator, InterpAsyncGenerator(frame)
     elif flags & host.CO_ITERABLE_COROUTINE:
-        obj = _drive_iterable_coroutine(InterpGenerator(frame))
+        kind, inner = _drive_iterable_coroutine, InterpGenerator(frame)
     else:
-        obj = _drive_generator(InterpGenerator(frame))
+        kind, inner = _drive_generator, InterpGenerator(frame)
+    obj = _driver_for(info, kind, frame.globals)(inner)
     obj.__name__ = code.co_name
     obj.__qualname__ = code.co_qualname
     return obj
+
+
+_drivers = {}   # (id(CodeInfo), driver template) -> driver function named like the code
+
+
+def _driver_for(info, template, globals_):
+    """A driver whose code carries the user's name, file and first line, so that
+    gi_code / cr_code / ag_code and reprs ("running at file:line") name the
+    user's function (the line stays the first line: the driver's frame does not
+    move through the user's lines)."""
+    key = (id(info), template)
+    driver = _drivers.get(key)
+    if driver is None:
+        from quickening.interp.masquerade import _flat_linetable
+        real = info.code
+        code = template.__code__.replace(co_name=real.co_name, co_qualname=real.co_qualname,
+                                         co_filename=real.co_filename,
+                                         co_firstlineno=real.co_firstlineno)
+        code = code.replace(co_linetable=_flat_linetable(code))
+        tracebacks.INTERNAL_CODES.add(code)
+        driver = _drivers[key] = types.FunctionType(code, template.__globals__, real.co_name)
+        info_keepalive.append(info)
+    return driver
+
+
+info_keepalive = []   # the CodeInfos keyed by id() above stay alive

@@ -161,6 +161,8 @@ def install():
     global _installed
     if _installed:
         return
+    # the interpreter first: the replacements use it (and importing it calls them)
+    import quickening.api  # noqa: F401  (imports the interpreter in its order)
     _installed = True
     getframe.__name__ = getframe.__qualname__ = "_getframe"
     getframe.__doc__ = _orig_getframe.__doc__

@@ -162,6 +162,7 @@ def run_frame(entry, throw=None):
             pc = f.info.prev_start[f.pc]
     finally:
         ts.frame = saved_frame
+        entry.back = None   # a suspended generator must not keep its last caller alive
 
 
 def chain_context(exc, context):

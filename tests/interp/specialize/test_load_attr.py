@@ -297,3 +297,25 @@ def test_list_subclass_instance_attribute_and_exceptions_and_functions():
         ("def f():\n    pass\nf.a = 1\n", "(o.a, o.__name__)", "f"),
     ]:
         assert_same_family(site_case(setup, expr, arg), ("LOAD_ATTR",))
+
+
+BUILTIN_SUBCLASSES = {
+    "str_subclass_method": ("class S(str):\n    pass\n", "o.upper()", "S('ab')"),
+    "str_subclass_attribute": ("class S(str):\n    pass\ns = S('ab'); s.a = 1\n", "o.a", "s"),
+    "int_subclass_method": ("class I(int):\n    def m(self):\n        return 1\n", "o.m()", "I(3)"),
+    "tuple_subclass_method": ("class T(tuple):\n    def m(self):\n        return 1\n", "o.m()", "T((1,))"),
+    "dict_subclass_method": ("class D(dict):\n    pass\n", "o.keys()", "D(a=1)"),
+    "dict_subclass_constant": ("class D(dict):\n    K = 1\n", "o.K", "D()"),
+    "exception_method": ("class E(Exception):\n    def m(self):\n        return 1\n", "o.m()", "E()"),
+    "exception_args": ("", "o.args", "ValueError(1)"),
+    "slots_with_dict": ("class S:\n    __slots__ = ('a', '__dict__')\n    def m(self):\n"
+                        "        return 1\ns = S(); s.a = 1; s.b = 2\n", "(o.a, o.b, o.m())", "s"),
+    "namedtuple_field": ("import collections\nP = collections.namedtuple('P', 'x y')\n", "o.y", "P(1, 2)"),
+    "function_method_form": ("def f():\n    return 1\n", "o.__call__()", "f"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_SUBCLASSES))
+def test_builtin_subclasses_and_objects(name):
+    setup, expr, arg = BUILTIN_SUBCLASSES[name]
+    assert_same_family(site_case(setup, expr, arg), ("LOAD_ATTR",))

@@ -10,7 +10,7 @@ from types import FunctionType, MethodType
 
 from quickening.interp import facts, functions
 from quickening.interp.frame import Frame
-from quickening.interp.ops.registry import NULL, SWITCH, handles, tp_name
+from quickening.interp.ops.registry import NULL, SWITCH, handles, star_iterable, tp_name
 
 _TRAMPOLINES = functions.TRAMPOLINES
 _new_frame = functions.new_frame
@@ -96,12 +96,10 @@ def call_function_ex(f, stack, arg, nxt):
     self_ = stack.pop()
     func = stack.pop()
     if type(args) is not tuple:
-        try:
-            args = tuple(args)
-        except TypeError:
-            if not hasattr(type(args), "__iter__") and not hasattr(type(args), "__getitem__"):
-                raise _star_args_error(func, args) from None
-            raise
+        # CPython checks first (check_args_iterable), then converts
+        if not star_iterable(args):
+            raise _star_args_error(func, args)
+        args = tuple(args)
     if self_ is not NULL:
         args = (self_, *args)
     if kwargs is not None and type(kwargs) is not dict:

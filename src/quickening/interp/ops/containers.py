@@ -1,6 +1,6 @@
 """Building and taking apart containers, subscripts, slices and strings."""
 
-from quickening.interp.ops.registry import NULL, handles, tp_name
+from quickening.interp.ops.registry import NULL, handles, star_iterable, tp_name
 
 
 @handles("BUILD_TUPLE")
@@ -93,21 +93,17 @@ def map_add(f, stack, arg, nxt):
     return nxt
 
 
-def _not_iterable(obj):
-    t = type(obj)
-    return not hasattr(t, "__iter__") and not hasattr(t, "__getitem__")
-
-
 @handles("LIST_EXTEND")
 def list_extend(f, stack, arg, nxt):
     iterable = stack.pop()
     try:
         stack[-arg].extend(iterable)
+        return nxt
     except TypeError:
-        if _not_iterable(iterable):
-            raise TypeError(f"Value after * must be an iterable, not {tp_name(type(iterable))}") from None
-        raise
-    return nxt
+        if star_iterable(iterable):
+            raise
+    # CPython replaces the error (no context from it) when `*x` is not iterable at all
+    raise TypeError(f"Value after * must be an iterable, not {tp_name(type(iterable))}")
 
 
 @handles("SET_UPDATE")

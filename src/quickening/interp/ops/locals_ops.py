@@ -135,6 +135,7 @@ def store_deref(f, stack, arg, nxt):
 def delete_deref(f, stack, arg, nxt):
     cell = stack[arg]
     try:
+        cell.cell_contents   # deleting an empty cell's contents would not complain
         del cell.cell_contents
         return nxt
     except ValueError:

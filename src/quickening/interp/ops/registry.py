@@ -61,6 +61,18 @@ class _Null:
 NULL = _Null()
 
 
+import ctypes as _ctypes
+
+_sequence_check = _ctypes.pythonapi.PySequence_Check
+_sequence_check.argtypes = [_ctypes.py_object]
+_sequence_check.restype = _ctypes.c_int
+
+
+def star_iterable(obj):
+    """What `*obj` accepts before trying: a type with tp_iter, or a sequence (sq_item)."""
+    return hasattr(type(obj), "__iter__") or _sequence_check(obj) == 1
+
+
 def tp_name(t):
     """A type's tp_name, as CPython's error messages print it: static types
     carry their module ("sys.flags", "typing.TypeAliasType"), heap types not."""
