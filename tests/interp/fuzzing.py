@@ -1995,6 +1995,8 @@ def _child(mode, code):
                 exec(code, namespace)
             else:
                 from quickening import api
+                from quickening.interp import hostframes
+                hostframes.install()   # as `quickening run` does
                 api.run_code(code, namespace)
         except BaseException as e:  # the outcome is what we compare
             try:

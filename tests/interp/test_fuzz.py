@@ -164,6 +164,18 @@ FOUND = {
     try:
         [1, *5]
     except TypeError as e: show(e)
+    from typing import TypeVar, ParamSpec
+    T = TypeVar('T')
+    P = ParamSpec('P')
+    try:
+        f(**T)
+    except TypeError as e: show(e)
+    try:
+        with P: pass
+    except TypeError as e: show(e)
+    try:
+        class K(**T): pass
+    except TypeError as e: show(e)
 """,
     "caller_frames": """\
     import collections, enum, typing, inspect, io, logging, warnings

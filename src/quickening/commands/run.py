@@ -50,7 +50,9 @@ def execute(target, options):
     quicken.Config.specialize = not options.get("--no-specialize")
     quicken.Config.collect_stats = bool(options.get("--stats") or options.get("--stats-json"))
     from quickening import api
-    from quickening.interp import escapes, importer, tracebacks
+    from quickening.interp import escapes, hostframes, importer, tracebacks
+    # native library code that looks at its callers sees the interpreted frames
+    hostframes.install()
 
     if target.kind == "path":
         path = target.value

@@ -396,6 +396,10 @@ def wrap(frame, extra_flags=0):
 
 
 _drivers = {}   # (id(CodeInfo), driver template) -> driver function named like the code
+# ids of every driver code object (templates and named copies, all kept alive),
+# by kind: FOR_ITER_GEN / SEND_GEN recognize interpreted generators by these
+GENERATOR_DRIVER_IDS = {id(_drive_generator.__code__), id(_drive_iterable_coroutine.__code__)}
+COROUTINE_DRIVER_IDS = {id(_drive_coroutine.__code__)}
 
 
 def _driver_for(info, template, globals_):
@@ -413,6 +417,10 @@ def _driver_for(info, template, globals_):
                                          co_firstlineno=real.co_firstlineno)
         code = code.replace(co_linetable=_flat_linetable(code))
         tracebacks.INTERNAL_CODES.add(code)
+        if template is _drive_coroutine:
+            COROUTINE_DRIVER_IDS.add(id(code))
+        elif template is not _drive_async_generator:
+            GENERATOR_DRIVER_IDS.add(id(code))
         driver = _drivers[key] = types.FunctionType(code, template.__globals__, real.co_name)
         info_keepalive.append(info)
     return driver

@@ -34,9 +34,8 @@ CoroutineType = types.CoroutineType
 DEOPT = object()     # the guard failed
 NATIVE = None        # a generator whose frame CPython runs: advance it natively
 
-_GEN_DRIVERS = frozenset({generators._drive_generator.__code__,
-                          generators._drive_iterable_coroutine.__code__})
-_CORO_DRIVER = generators._drive_coroutine.__code__
+_GEN_DRIVERS = generators.GENERATOR_DRIVER_IDS
+_CORO_DRIVERS = generators.COROUTINE_DRIVER_IDS
 _DONE = -4
 InterpGenerator = generators.InterpGenerator
 InterpCoroutine = generators.InterpCoroutine
@@ -52,7 +51,7 @@ def generator_state(gen):
     """For an exact generator: DEOPT, NATIVE, or the InterpGenerator to run inline."""
     if gen.gi_running or gen.gi_frame is None:
         return DEOPT
-    if gen.gi_code not in _GEN_DRIVERS:
+    if id(gen.gi_code) not in _GEN_DRIVERS:
         return NATIVE
     inner = gen.gi_yieldfrom
     if inner is None:
@@ -70,7 +69,7 @@ def coroutine_state(coro):
     """For an exact coroutine: DEOPT, NATIVE, or the InterpCoroutine to run inline."""
     if coro.cr_running or coro.cr_frame is None:
         return DEOPT
-    if coro.cr_code is not _CORO_DRIVER:
+    if id(coro.cr_code) not in _CORO_DRIVERS:
         return NATIVE
     inner = coro.cr_await
     if inner is None:

@@ -34,7 +34,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 from quickening.interp import facts
 from quickening.interp.frame import Frame
 from quickening.interp.ops.registry import NULL, SWITCH
-from quickening.interp.quicken import Family, pack32
+from quickening.interp.quicken import Family
 
 FAMILY = Family("LOAD_ATTR", [
     "LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_MODULE", "LOAD_ATTR_WITH_HINT", "LOAD_ATTR_SLOT",
@@ -168,17 +168,6 @@ def function_check_args(fn, expected_argcount):
     return None
 
 
-def is_type(obj):
-    """PyType_Check."""
-    return type(obj).__flags__ & F_TYPE_SUBCLASS != 0
-
-
-def dict_object(addr):
-    """The dict at a (live) address."""
-    import ctypes
-    return ctypes.cast(addr, ctypes.py_object).value
-
-
 def managed_dict_lookup(owner, name):
     """(status, index) of name in an instance's managed dict: status is None when
     found, else the failure kind (NO_DICT, ATTR_NON_STRING_OR_SPLIT, ATTR_NOT_IN_DICT)."""
@@ -253,7 +242,6 @@ def _decode(info, oparg, pc, nxt):
     return info.names[oparg >> 1]
 
 
-_BOUND = (MethodType, BuiltinMethodType, MethodWrapperType)
 
 
 def load_method(owner, name):

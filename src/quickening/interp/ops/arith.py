@@ -1,6 +1,9 @@
 """Operators: unary, binary, comparisons, truth tests."""
 
+import operator
+
 from quickening.interp import host
+from quickening.interp.masquerade import call_as
 from quickening.interp.ops.registry import handles
 
 _BINARY_OPS = host.BINARY_OPS
@@ -15,7 +18,13 @@ def unary_negative(f, stack, arg, nxt):
 
 @handles("UNARY_INVERT")
 def unary_invert(f, stack, arg, nxt):
-    stack[-1] = ~stack[-1]
+    value = stack[-1]
+    if type(value) is bool:
+        # ~bool warns (DeprecationWarning): let the warning name the user's line
+        f.pc = nxt
+        stack[-1] = call_as(f, operator.invert, (value,), None)
+    else:
+        stack[-1] = ~value
     return nxt
 
 

@@ -74,11 +74,7 @@ def star_iterable(obj):
 
 
 def tp_name(t):
-    """A type's tp_name, as CPython's error messages print it: static types
-    carry their module ("sys.flags", "typing.TypeAliasType"), heap types not."""
-    if t.__flags__ & (1 << 9):  # Py_TPFLAGS_HEAPTYPE
-        return t.__name__
-    module = t.__dict__.get("__module__") if isinstance(t.__dict__.get("__module__"), str) else t.__module__
-    if module and module != "builtins":
-        return f"{module}.{t.__name__}"
-    return t.__name__
+    """A type's tp_name (the C string CPython's error messages print: "sys.flags",
+    "typing.TypeVar"; a class statement's type has just its name)."""
+    name = _ctypes.c_char_p.from_address(id(t) + 24).value   # PyTypeObject.tp_name
+    return name.decode("utf-8", "replace") if name else t.__name__
