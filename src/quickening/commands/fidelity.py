@@ -50,7 +50,8 @@ def dump():
     versions = sitestate.types_by_version()
     rows = []
     for code in codes.values():
-        if not os.path.realpath(code.co_filename).startswith(program_dir):
+        if not (os.path.isabs(code.co_filename) and
+                os.path.realpath(code.co_filename).startswith(program_dir + os.sep)):
             continue
         for offset, form, counter, cls in sitestate.native_sites(code, versions):
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
@@ -74,7 +75,8 @@ def dump():
     rows = []
     for info in list(_INFOS.values()):
         code = info.code
-        if not os.path.realpath(code.co_filename).startswith(program_dir):
+        if not (os.path.isabs(code.co_filename) and
+                os.path.realpath(code.co_filename).startswith(program_dir + os.sep)):
             continue
         for offset, form, counter, cls in sitestate.interpreted_sites(info, versions):
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
