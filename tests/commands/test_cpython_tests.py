@@ -94,3 +94,22 @@ def test_command_rejects_unknown_module():
     assert proc.returncode == 2
     assert "no module test.test_no_such_module" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# Issue 3: test_opcache's cache-invalidation tests under the interpreter (with
+# specialization on), skipping only what the issue leaves out: the thread-race
+# class (it checks CPython's own forms of functions run in threads) and the
+# tests needing _testinternalcapi (skipped natively too on this build).
+OPCACHE_EXCLUDED_CLASS = "test.test_opcache.TestRacesDoNotCrash."
+
+
+def test_opcache_invalidation_tests_match_native():
+    result = runner.run_module("test_opcache", TIMEOUT)
+    assert result.native.record is not None, result.native.crashed
+    assert result.interpreted.record is not None, result.interpreted.crashed
+    compared = [tid for tid in result.native.outcomes if not tid.startswith(OPCACHE_EXCLUDED_CLASS)]
+    assert len(compared) >= 30, compared
+    unexpected = [m for m in result.mismatches if not m[0].startswith(OPCACHE_EXCLUDED_CLASS)]
+    if unexpected:
+        result.mismatches = unexpected
+        pytest.fail("test_opcache differs from native\n" + runner.format_problems([result]))

@@ -314,7 +314,23 @@ FOUND = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(FOUND))
+# Found differences that need a design change in the interpreter, not a fix in
+# one handler.  Each runs as a strict expected failure: it must still differ,
+# and the day it matches it fails, so it gets moved back into FOUND's plain runs.
+KNOWN_DIFFERENCES = {
+    "generator_frames": "a generator's gi_frame is its native driver's frame: f_lineno stays on "
+                        "the def line and f_locals/gi_yieldfrom show the driver's state",
+    "generator_finalization": "a traceback does not keep the interpreted frame's locals alive "
+                              "(its entries hold a stand-in frame), so a generator a raising frame "
+                              "held is finalized when the frame unwinds, not when the exception dies",
+    "except_star_reraise_tb": "CPython gives a naked exception re-raised from except* a traceback "
+                              "only if the frame object was materialized; the interpreter always does",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[n]))
+    if n in KNOWN_DIFFERENCES else n for n in sorted(FOUND)])
 def test_found_by_fuzzing(name):
     source = textwrap.dedent(FOUND[name])
     native, interp = fuzzing.run_both(fuzzing.HELPERS + source)

@@ -19,24 +19,6 @@ import sys
 from quickening.pyargs import UsageError, parse_python_like
 
 
-class _LiveCode:
-    """A code object seen through the interpreter's quickened stream."""
-
-    def __init__(self, info):
-        self._code = info.code
-        # dis reads every code unit as an instruction (an ENTER_EXECUTOR byte in a
-        # cache cell sends it looking for an executor): show it the opcodes and
-        # arguments only, with the cache cells zeroed; caches are decoded by us
-        stream = bytearray(info.quickened.tobytes())
-        for pc, entry in enumerate(info.instrs):
-            if entry is None:   # a cache cell
-                stream[2 * pc] = stream[2 * pc + 1] = 0
-        self._co_code_adaptive = bytes(stream)
-
-    def __getattr__(self, name):
-        return getattr(self._code, name)
-
-
 def listing(info, out):
     from quickening.interp import sitestate
     code = info.code
@@ -44,7 +26,7 @@ def listing(info, out):
     sites = {s.offset: s for s in sitestate._decode.decode(sitestate.tables(), code.co_code,
                                                             info.quickened.tobytes())}
     out.write(f"Disassembly of {code.co_qualname} ({code.co_filename}:{code.co_firstlineno}):\n")
-    for instr in dis.get_instructions(_LiveCode(info), adaptive=True):
+    for instr in dis.get_instructions(sitestate.LiveCode(info), adaptive=True):
         text = instr._disassemble(lineno_width=4, mark_as_current=False, offset_width=4) \
             if hasattr(instr, "_disassemble") else repr(instr)
         out.write(f"  {instr.offset:>4} {_line(instr)}{instr.opname:<32} {instr.arg if instr.arg is not None else '':<4} "

@@ -124,16 +124,22 @@ def _is_importlib_frame(frame):
     return "importlib" in filename and "_bootstrap" in filename
 
 
-def _real_code(x):
-    """For an interpreted function (or a method of one), the code its body runs."""
+def _real_info(x):
+    """For an interpreted function (or a method of one), the CodeInfo its body runs."""
     from quickening.interp.functions import TRAMPOLINES
     func = getattr(x, "__func__", x)
     code = getattr(func, "__code__", None)
     if code is not None:
         info = TRAMPOLINES.get(id(code))
         if info is not None and info.trampoline is code:
-            return info.code
+            return info
     return None
+
+
+def _real_code(x):
+    """For an interpreted function (or a method of one), the code its body runs."""
+    info = _real_info(x)
+    return info.code if info is not None else None
 
 
 def _install_dis():
@@ -143,8 +149,10 @@ def _install_dis():
     orig_dis = dis.dis
 
     def _get_code_object(x):
-        code = _real_code(x)
-        return code if code is not None else orig_get_code_object(x)
+        # the live view: dis(adaptive=True) shows the interpreter's forms
+        from quickening.interp.sitestate import LiveCode
+        info = _real_info(x)
+        return LiveCode(info) if info is not None else orig_get_code_object(x)
 
     def dis_(x=None, **kwargs):
         code = _real_code(x) if x is not None else None

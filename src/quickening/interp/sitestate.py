@@ -61,3 +61,24 @@ def info_of(fn_or_code):
     if info is None:
         info = _INFOS.get(id(code))
     return info
+
+
+class LiveCode:
+    """A code object seen through the interpreter's quickened stream.
+
+    `_co_code_adaptive` is the interpreter's live stream (with the cache cells
+    zeroed: dis walks every code unit as an instruction), so `dis(adaptive=True)`
+    names the forms the interpreter's sites have now; everything else is the
+    real code object's.
+    """
+
+    def __init__(self, info):
+        self._code = info.code
+        stream = bytearray(info.quickened.tobytes())
+        for pc, entry in enumerate(info.instrs):
+            if entry is None:   # a cache cell
+                stream[2 * pc] = stream[2 * pc + 1] = 0
+        self._co_code_adaptive = bytes(stream)
+
+    def __getattr__(self, name):
+        return getattr(self._code, name)
