@@ -256,6 +256,24 @@ FOUND = {
         asyncio.run(main())
     print([str(x.message)[:60] for x in w])
 """,
+    "generator_exc_context": """\
+    def gen():
+        try:
+            raise KeyError('k')
+        except KeyError:
+            yield 1
+            yield 2
+        raise ValueError('in gen')
+    try:
+        raise TypeError('outer')
+    except TypeError:
+        g = gen()
+        print(next(g), next(g))
+    try:
+        next(g)
+    except ValueError as e:
+        print(repr(e), repr(e.__context__))
+""",
     "generator_frames": """\
     import inspect
     def gen():

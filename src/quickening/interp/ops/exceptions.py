@@ -34,13 +34,18 @@ def reraise(f, stack, arg, nxt):
 @handles("PUSH_EXC_INFO")
 def push_exc_info(f, stack, arg, nxt):
     exc = stack[-1]
-    stack[-1] = handled.current()
+    if f.gen is not None:
+        # CPython saves the innermost slot: a generator's own exception state,
+        # empty (None) unless the generator is already handling one
+        exc_stack = f.exc_stack
+        if exc_stack is None:
+            exc_stack = f.exc_stack = []
+        stack[-1] = exc_stack[-1] if exc_stack else None
+        exc_stack.append(exc)
+    else:
+        stack[-1] = handled.current()
     stack.append(exc)
     handled.set_handled(exc)
-    if f.gen is not None:
-        if f.exc_stack is None:
-            f.exc_stack = []
-        f.exc_stack.append(exc)
     return nxt
 
 
