@@ -84,7 +84,6 @@ def call(fn, /, *args, **kwargs):
     back = THREAD.frame
     frame = new_frame(info, fn, args, kwargs or None, back.depth + 1 if back is not None else 1)
     if info.is_generator_like:
-        from quickening.interp import generators
         return generators.wrap(frame)
     return run_frame(frame)
 
@@ -149,7 +148,7 @@ def run_module(modname, run_name="__main__", argv=None):
         raise ModuleNotFound(f"No module named {modname}")
     if spec.submodule_search_locations is not None:
         if modname == "__main__" or modname.endswith(".__main__"):
-            raise ModuleNotFound(f"Cannot use package as __main__ module")
+            raise ModuleNotFound("Cannot use package as __main__ module")
         main_name = modname + ".__main__"
         spec = importlib.util.find_spec(main_name)
         if spec is None:

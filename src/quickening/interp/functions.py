@@ -18,7 +18,7 @@ import types
 
 from quickening.interp import facts, host, tracebacks
 from quickening.interp.codeinfo import info_for
-from quickening.interp.frame import THREAD, Frame, builtins_of, thread_state as _thread_state
+from quickening.interp.frame import Frame, builtins_of, thread_state as _thread_state
 from quickening.interp.ops.registry import NULL
 
 _OP = host.OPMAP

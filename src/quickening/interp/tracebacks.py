@@ -11,7 +11,6 @@ the native code it called.
 """
 
 import os
-import sys
 import types
 
 from quickening.interp import host

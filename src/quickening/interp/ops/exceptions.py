@@ -133,21 +133,25 @@ def lookup_special(obj, attrname):
     return NULL
 
 
-@handles("BEFORE_WITH")
-def before_with(f, stack, arg, nxt):
+def enter_context(f, stack, nxt, enter_name, exit_name, protocol):
+    """BEFORE_WITH / BEFORE_ASYNC_WITH: (mgr -- exit, enter())."""
     mgr = stack[-1]
-    enter = lookup_special(mgr, "__enter__")
+    enter = lookup_special(mgr, enter_name)
     if enter is NULL:
-        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the context "
-                        f"manager protocol")
-    exit_ = lookup_special(mgr, "__exit__")
+        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the {protocol}")
+    exit_ = lookup_special(mgr, exit_name)
     if exit_ is NULL:
-        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the context "
-                        f"manager protocol (missed __exit__ method)")
+        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the {protocol} "
+                        f"(missed {exit_name} method)")
     stack[-1] = exit_
     f.pc = nxt
     stack.append(enter())
     return nxt
+
+
+@handles("BEFORE_WITH")
+def before_with(f, stack, arg, nxt):
+    return enter_context(f, stack, nxt, "__enter__", "__exit__", "context manager protocol")
 
 
 @handles("WITH_EXCEPT_START")

@@ -3,7 +3,7 @@
 import types
 
 from quickening.interp import host
-from quickening.interp.ops.exceptions import lookup_special
+from quickening.interp.ops.exceptions import enter_context, lookup_special
 from quickening.interp.ops.registry import NULL, forward, handles, tp_name
 
 CoroutineType = types.CoroutineType
@@ -131,16 +131,5 @@ def end_async_for(f, stack, arg, nxt):
 
 @handles("BEFORE_ASYNC_WITH")
 def before_async_with(f, stack, arg, nxt):
-    mgr = stack[-1]
-    enter = lookup_special(mgr, "__aenter__")
-    if enter is NULL:
-        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the asynchronous "
-                        f"context manager protocol")
-    exit_ = lookup_special(mgr, "__aexit__")
-    if exit_ is NULL:
-        raise TypeError(f"'{tp_name(type(mgr))}' object does not support the asynchronous "
-                        f"context manager protocol (missed __aexit__ method)")
-    stack[-1] = exit_
-    f.pc = nxt
-    stack.append(enter())
-    return nxt
+    return enter_context(f, stack, nxt, "__aenter__", "__aexit__",
+                         "asynchronous context manager protocol")

@@ -6,7 +6,7 @@ import types
 from quickening.interp import host
 from quickening.interp.ops.exceptions import prep_reraise_star
 from quickening.interp.ops.imports import import_star
-from quickening.interp.ops.registry import NULL, handles, tp_name
+from quickening.interp.ops.registry import handles, tp_name
 
 _OP = host.OPMAP
 
@@ -20,7 +20,7 @@ def _native_intrinsic(kind, number):
     if kind == 1:
         def template(a):
             return a
-        body = [("RESUME", 0), ("LOAD_FAST", 0), (f"CALL_INTRINSIC_1", number), ("RETURN_VALUE", 0)]
+        body = [("RESUME", 0), ("LOAD_FAST", 0), ("CALL_INTRINSIC_1", number), ("RETURN_VALUE", 0)]
     else:
         def template(a, b):
             return a
