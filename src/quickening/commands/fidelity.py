@@ -104,10 +104,6 @@ def _run(child, script, args, program_dir):
     return proc.returncode, proc.stderr, rows
 
 
-def _initial(form, family_counter):
-    return family_counter
-
-
 def compare(native_rows, interp_rows, include_unexecuted=False):
     """Join the two sides; return (sites, agreeing, disagreements)."""
     def table(rows):
@@ -115,12 +111,13 @@ def compare(native_rows, interp_rows, include_unexecuted=False):
                 for r in rows}
     nat, itp = table(native_rows), table(interp_rows)
     from quickening.interp import quicken
+    # a site neither side moved from its state at quickening
+    untouched = {None, ("RESUME", 0)} | {(f, quicken.WARMUP) for f in _FAMILY_NAMES}
     sites = agreeing = 0
     disagreements = []
     for key in sorted(set(nat) | set(itp)):
         a = nat.get(key)
         b = itp.get(key)
-        untouched = {None, ("RESUME", 0)} | {(f, quicken.WARMUP) for f in _FAMILY_NAMES}
         if not include_unexecuted and {a, b} <= untouched:
             continue
         sites += 1

@@ -26,7 +26,7 @@ finished"; for a driver that is the state of its InterpGenerator.
 import types
 
 from quickening.interp import generators, handled
-from quickening.interp.ops.registry import RETURN
+from quickening.interp.ops.registry import RETURN, SWITCH
 
 GeneratorType = types.GeneratorType
 CoroutineType = types.CoroutineType
@@ -142,3 +142,29 @@ class SendReturn(_Inline):
         self._leave(frame)
         caller.stack.append(value)
         return self.exit
+
+
+def push(f, site, inner, sent, inline_class, nxt):
+    """Push an interpreted generator's frame in the caller's loop (FOR_ITER_GEN,
+    SEND_GEN): resume it with `sent` (a fresh frame's RETURN_GENERATOR pushes
+    its own None) and say where the caller resumes when it yields or returns."""
+    frame = inner.frame
+    if inner.started:
+        frame.stack.append(sent)
+    else:
+        inner.started = True
+    inner.running = True
+    saved = _current()
+    if saved is None:
+        # the caller handles no exception: one hook per site serves every push
+        shared = site.cache
+        if shared is None:
+            shared = site.cache = inline_class(site.arg)
+        frame.inline = shared
+    else:
+        frame.inline = inline_class(site.arg, saved)
+    if frame.exc_stack:
+        _set_handled(frame.exc_stack[-1])
+    f.callee = frame
+    f.pc = nxt
+    return SWITCH

@@ -598,22 +598,9 @@ def bound_method_exact_args(f, stack, site, nxt):
     method = stack[base]
     if stack[base + 1] is NULL and type(method) is MethodType:
         # unpack first: a guard failing below leaves (function, self) for CALL
-        func = stack[base] = method.__func__
+        stack[base] = method.__func__
         stack[base + 1] = method.__self__
-        version, argcount, info, tail, has_free, _ = site.cache
-        if (type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version
-                and argcount == oparg + 1 and (f.depth < 900 or not _deep(f))):
-            args = stack[base + 1:]
-            del stack[base:]
-            if tail is None:
-                return _enter_other(f, stack, func, info, args, nxt)
-            args += tail
-            if has_free:
-                args += func.__closure__
-            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                             f.depth + 1)
-            f.pc = nxt
-            return SWITCH
+        return _bound_method_unpacked(f, stack, site, nxt)
     return _deopt(f, stack, site, nxt)
 
 

@@ -12,7 +12,7 @@ import types
 
 from quickening.interp.families import _genframes
 from quickening.interp.ops import control
-from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
 
 FAMILY = Family("FOR_ITER", ["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"])
@@ -99,49 +99,31 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def for_iter_list(f, stack, site, nxt):
-    it = stack[-1]
-    if type(it) is _LIST_ITER:
-        value = next(it, NULL)
-        if value is NULL:
-            del stack[-1]
-            return site.arg
-        stack.append(value)
-        return nxt
-    return _deopt(f, stack, site, nxt)
+def _sequence_member(iterator_type):
+    """FOR_ITER_LIST / _TUPLE / _RANGE: guard on the iterator's exact type, then step it."""
+    def member(f, stack, site, nxt):
+        it = stack[-1]
+        if type(it) is iterator_type:
+            value = next(it, NULL)
+            if value is NULL:
+                del stack[-1]
+                return site.arg
+            stack.append(value)
+            return nxt
+        return _deopt(f, stack, site, nxt)
+    return member
 
 
-def for_iter_tuple(f, stack, site, nxt):
-    it = stack[-1]
-    if type(it) is _TUPLE_ITER:
-        value = next(it, NULL)
-        if value is NULL:
-            del stack[-1]
-            return site.arg
-        stack.append(value)
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def for_iter_range(f, stack, site, nxt):
-    it = stack[-1]
-    if type(it) is _RANGE_ITER:
-        value = next(it, NULL)
-        if value is NULL:
-            del stack[-1]
-            return site.arg
-        stack.append(value)
-        return nxt
-    return _deopt(f, stack, site, nxt)
+for_iter_list = _sequence_member(_LIST_ITER)
+for_iter_tuple = _sequence_member(_TUPLE_ITER)
+for_iter_range = _sequence_member(_RANGE_ITER)
 
 
 _generator_state = _genframes.generator_state
 _DEOPT = _genframes.DEOPT
 _InterpGenerator = _genframes.InterpGenerator
 _ForIterReturn = _genframes.ForIterReturn
-_current = _genframes._current
-_set_handled = _genframes._set_handled
-_SWITCH = SWITCH
+_push = _genframes.push
 
 
 def for_iter_gen(f, stack, site, nxt):
@@ -157,25 +139,6 @@ def for_iter_gen(f, stack, site, nxt):
         if inner is None:
             # CPython runs this generator's frame: advance it natively
             return _generic(f, stack, site.arg, nxt)
-    frame = inner.frame
-    if frame.depth > 900:
+    if inner.frame.depth > 900:
         return _generic(f, stack, site.arg, nxt)
-    # push the generator's frame (see _genframes)
-    if inner.started:
-        frame.stack.append(None)
-    else:
-        inner.started = True      # RETURN_GENERATOR pushes the None itself
-    inner.running = True
-    saved = _current()
-    if saved is None:
-        shared = site.cache
-        if shared is None:
-            shared = site.cache = _ForIterReturn(site.arg)
-        frame.inline = shared
-    else:
-        frame.inline = _ForIterReturn(site.arg, saved)
-    if frame.exc_stack:
-        _set_handled(frame.exc_stack[-1])
-    f.callee = frame
-    f.pc = nxt
-    return _SWITCH
+    return _push(f, site, inner, None, _ForIterReturn, nxt)

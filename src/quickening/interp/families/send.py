@@ -11,7 +11,6 @@ import types
 from quickening.interp.families import _genframes
 from quickening.interp.families.for_iter import classify_iterator
 from quickening.interp.ops import gens
-from quickening.interp.ops.registry import SWITCH
 from quickening.interp.quicken import Family
 
 FAMILY = Family("SEND", ["SEND_GEN"], operands=2)
@@ -51,9 +50,7 @@ _coroutine_state = _genframes.coroutine_state
 _DEOPT = _genframes.DEOPT
 _INNER_TYPES = (_genframes.InterpGenerator, _genframes.InterpCoroutine)
 _SendReturn = _genframes.SendReturn
-_current = _genframes._current
-_set_handled = _genframes._set_handled
-_SWITCH = SWITCH
+_push = _genframes.push
 
 
 def send_gen(f, stack, site, nxt):
@@ -74,26 +71,6 @@ def send_gen(f, stack, site, nxt):
     if inner is None:
         # CPython runs this generator's frame: send natively
         return _generic(f, stack, site.arg, nxt)
-    frame = inner.frame
-    if frame.depth > 900:
+    if inner.frame.depth > 900:
         return _generic(f, stack, site.arg, nxt)
-    # push the generator's frame (see _genframes)
-    value = stack.pop()
-    if inner.started:
-        frame.stack.append(value)
-    else:
-        inner.started = True      # RETURN_GENERATOR pushes the None itself
-    inner.running = True
-    saved = _current()
-    if saved is None:
-        shared = site.cache
-        if shared is None:
-            shared = site.cache = _SendReturn(site.arg)
-        frame.inline = shared
-    else:
-        frame.inline = _SendReturn(site.arg, saved)
-    if frame.exc_stack:
-        _set_handled(frame.exc_stack[-1])
-    f.callee = frame
-    f.pc = nxt
-    return _SWITCH
+    return _push(f, site, inner, stack.pop(), _SendReturn, nxt)
