@@ -341,8 +341,6 @@ KNOWN_DIFFERENCES = {
     "generator_finalization": "a traceback does not keep the interpreted frame's locals alive "
                               "(its entries hold a stand-in frame), so a generator a raising frame "
                               "held is finalized when the frame unwinds, not when the exception dies",
-    "except_star_reraise_tb": "CPython gives a naked exception re-raised from except* a traceback "
-                              "only if the frame object was materialized; the interpreter always does",
 }
 
 

@@ -101,7 +101,6 @@ def check_eg_match(f, stack, arg, nxt):
             match = exc
         else:
             match = BaseExceptionGroup("", (exc,))
-            match.__traceback__ = exc.__traceback__
         rest = None
     elif isinstance(exc, BaseExceptionGroup):
         match, rest = exc.split(match_type)
