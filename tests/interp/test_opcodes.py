@@ -24,6 +24,7 @@ from quickening.interp import host
 from quickening.interp.ops import registry
 from quickening.interp import quicken
 quicken.Config.specialize = False   # the generic tier: every instruction through its handler
+quicken.Config.fuse = False         # ... one by one, not as fused runs
 import quickening.api as api
 seen = set()
 def counting(op, handler):

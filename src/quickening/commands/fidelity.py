@@ -8,6 +8,11 @@ CPython's `_co_code_adaptive`, the interpreter's quickened streams -- joins
 them by (file, qualified name, first line, offset) and reports the share of
 executed sites whose (form, counter) agree, listing every disagreement.
 Cached classes are compared by qualified name, never by version number.
+Both children run with the cyclic garbage collector disabled (a program's own
+gc.collect() calls still run): a class dies only through a collection, and
+automatic collections come at allocation counts, which differ between the
+interpreter and CPython, so a cached class's name would otherwise depend on
+when each side happened to collect.
 A site is "executed" when either side moved it from its initial state.
 
 --json FILE writes {"sites": N, "agreeing": K, "disagreements": [{"site":
@@ -26,6 +31,7 @@ from quickening.pyargs import UsageError, parse_python_like
 
 _NATIVE_CHILD = r"""
 import gc, json, os, runpy, sys, types
+gc.disable()
 out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.argv = sys.argv[3:]
 sys.path[0] = os.path.dirname(os.path.realpath(script))
@@ -64,7 +70,8 @@ finally:
 """
 
 _INTERP_CHILD = r"""
-import json, os, sys
+import gc, json, os, sys
+gc.disable()
 out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
 from quickening.commands import run
 from quickening.pyargs import Target

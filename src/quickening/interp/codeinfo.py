@@ -12,7 +12,7 @@ import bisect
 import dis
 import weakref
 
-from quickening.interp import host, quicken
+from quickening.interp import fusion, host, quicken
 from quickening.interp.ops.registry import DECODERS, HANDLERS, NULL
 
 
@@ -133,6 +133,8 @@ class CodeInfo:
             else:
                 instrs[pc] = (handler, arg, nxt)
         self.sites = sites
+        if quicken.Config.fuse:
+            fusion.fuse(self)
 
     def _decode_exception_table(self):
         entries = []

@@ -61,6 +61,9 @@ def run_frame(entry, throw=None):
                             continue   # tracing was switched off: back to the fast loop
                 except BaseException as e:
                     exc = e
+                    if f.raised_at >= 0:    # raised by the tail of a fused run
+                        pc = f.raised_at
+                        f.raised_at = -1
                 else:
                     if pc == SWITCH:
                         callee = f.callee

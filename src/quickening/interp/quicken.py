@@ -15,6 +15,7 @@ Counter constants and encoding are CPython's (value << 4 | backoff):
 """
 
 import collections
+import os
 import opcode as _opcode
 
 from quickening.interp import host
@@ -37,6 +38,8 @@ class Config:
     """Process-wide interpreter options (set before the program runs)."""
     specialize = True
     collect_stats = False
+    # fuse runs of simple instructions into one call (fusion.py); off only to measure it
+    fuse = not os.environ.get("QUICKENING_NO_FUSION")
 
 
 def restart_counter(raw):

@@ -58,4 +58,6 @@ def step(ts, f, stack, instrs, pc):
             _local(ts, f, "line", None)
     f.trace_prev = pc
     h, arg, nxt = instrs[pc]
+    if nxt is None:     # a fused run (fusion.py): trace its instructions one by one
+        h, arg, nxt = arg
     return h(f, stack, arg, nxt)
