@@ -92,6 +92,92 @@ with cm('a') as a, cm('b') as b:
 with contextlib.suppress(ZeroDivisionError):
     1 / 0
 """,
+    "asend_athrow_close_ignored": """
+import types
+@types.coroutine
+def _aw(v):
+    return (yield v)
+async def ag1():
+    try:
+        await _aw(1)
+    except GeneratorExit:
+        await _aw(2)
+    yield
+async def ag2():
+    try:
+        yield
+    except KeyError:
+        try:
+            await _aw(3)
+        except GeneratorExit:
+            await _aw(4)
+async def ag3():
+    try:
+        await _aw(5)
+    except GeneratorExit:
+        log.append('exit')
+        raise
+    yield
+log = []
+for make, first in ((ag1, None), (ag2, KeyError), (ag3, None)):
+    agen = make()
+    if first is None:
+        step = agen.asend(None)
+    else:
+        try:
+            agen.asend(None).send(None)
+        except StopIteration:
+            log.append('stop')
+        step = agen.athrow(first)
+    log.append(step.send(None))
+    try:
+        log.append(step.close())
+    except RuntimeError as e:
+        log.append(str(e))
+    log.append(step.close())
+""",
+    "generator_handler_done_shows_callers_exception": """
+import sys
+log = []
+def gen():
+    try:
+        try:
+            yield
+        except ValueError:
+            log.append(type(sys.exception()).__name__)
+            raise TypeError()
+    except Exception as exc:
+        log.append((type(sys.exception()).__name__, type(exc.__context__).__name__))
+    log.append(type(sys.exception()).__name__)
+    yield
+    log.append(sys.exception())
+    yield 'done'
+g = gen()
+next(g)
+try:
+    raise ValueError
+except Exception as exc:
+    g.throw(exc)
+log.append(next(g))
+""",
+    "generator_objects_code_flags": """
+def outer():
+    async def co(): pass
+    def gen(): yield 1
+    async def agen(): yield 1
+    return co, gen, agen
+co, gen, agen = outer()
+c = co()
+r = [c.cr_code.co_flags == co.__code__.co_flags, gen().gi_code.co_flags == gen.__code__.co_flags,
+     agen().ag_code.co_flags == agen.__code__.co_flags, c.cr_code.co_name]
+c.close()
+""",
+    "getframe_past_the_interpreted_frames": """
+import sys
+def f():
+    return [sys._getframe(i).f_code.co_name for i in range(5)]
+r = list(map(lambda x: f(), [1]))
+""",
 }
 
 

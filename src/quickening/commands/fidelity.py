@@ -75,6 +75,13 @@ gc.disable()
 out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
 from quickening.commands import run
 from quickening.pyargs import Target
+# the data stack under the program's frames as in the native child (see _datastack)
+import runpy
+from quickening.commands.fidelity import _NATIVE_CHILD
+from quickening.interp.families import _datastack
+_datastack.BASE = _datastack.state_of_frames([
+    compile(_NATIVE_CHILD, "<string>", "exec"), runpy.run_path.__code__,
+    runpy._run_module_code.__code__, runpy._run_code.__code__])
 def dump():
     from quickening.interp import sitestate
     from quickening.interp.codeinfo import _INFOS

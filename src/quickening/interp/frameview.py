@@ -11,6 +11,7 @@ true, so inspect accepts views.
 import sys
 import types
 
+from quickening.interp import fusion
 from quickening.interp.tracebacks import is_internal
 
 _FrameType = types.FrameType
@@ -42,6 +43,8 @@ class FrameView:
         frame = self._frame
         loop = _loop_running(frame, "f")
         if loop is not None:
+            if loop.f_code.co_filename == fusion.FILENAME:
+                return loop.f_locals["at"]     # inside a fused run (fusion.py)
             pc = loop.f_locals["pc"]
             if pc >= 0:
                 return pc
@@ -116,7 +119,9 @@ def _loop_running(frame, local):
     code = _run_frame_code()
     host = sys._getframe(1)
     while host is not None:
-        if host.f_code is code and host.f_locals.get(local) is frame:
+        c = host.f_code
+        if (c is code or (local == "f" and c.co_filename == fusion.FILENAME)) and \
+                host.f_locals.get(local) is frame:
             return host
         host = host.f_back
     return None

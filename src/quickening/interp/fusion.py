@@ -6,20 +6,23 @@ turn and a call that are far dearer than the work.  When a code object is
 decoded, every maximal run of such instructions becomes one generated
 function, installed at the run's first instruction, that does the run's
 stack work with Python locals and then executes the instruction after the
-run (the *tail*) through the instruction table, so the tail's current
-handler -- a site's specialized member, its base form, or a generic
-handler -- runs exactly as if the loop had dispatched it.
+run through the instruction table, so its current handler -- a site's
+specialized member, its base form, or a generic handler -- runs exactly as
+if the loop had dispatched it; when that instruction falls through, the
+function goes on with the simple instructions after it, and so on to the
+next jump or return.
 
 Only the run's first entry changes.  The instructions inside keep their own
 entries (a jump into the middle of a run, or a frame resuming there, runs
 them one by one), tracing executes the original entries (kept in the fused
-entry's argument), and an exception raised by the tail is reported at the
-tail's own instruction through `frame.raised_at`.  None of the simple
+entry's argument), and an exception raised by an instruction executed
+through the table is reported at its own instruction through
+`frame.raised_at`.  None of the simple
 instructions can raise.
 
 Generated functions are cached by their source text: runs of the same shape
 in different code objects share one compiled function, their constants and
-the tail's index being default arguments.
+instruction indexes being default arguments.
 """
 
 import os
@@ -53,7 +56,7 @@ _RETURNS = frozenset({RETURN_VALUE, RETURN_CONST})
 TERMINATORS = _JUMPS | frozenset(_BRANCHES) | _RETURNS
 
 # generated code carries a file name inside the package: tracebacks drop it
-_FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
+FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
 _NAMESPACE = {"NULL": NULL, "RETURN": RETURN}
 _TEMPLATES = {}     # source text -> compiled template function
 
@@ -66,6 +69,7 @@ class _Run:
         self.pending = []      # values pushed by the run, not yet on the list (names)
         self.params = []       # default arguments: (name, value)
         self.ntemps = 0
+        self.ndispatched = 0
 
     def emit(self, line):
         self.lines.append(line)
@@ -178,16 +182,25 @@ def _terminate(run, op, arg, nxt):
         run.emit("return RETURN")
 
 
-def _tail(run, tail_pc):
+def _dispatch(run, pc, last):
+    """Execute instruction pc through the table (its handler may change as the site adapts)."""
     run.flush()
-    run.params.append(("_tail", tail_pc))
-    run.emit("h, a, n = _instrs[_tail]")
+    slot = f"_d{run.ndispatched}"
+    run.ndispatched += 1
+    run.params.append((slot, pc))
+    run.emit(f"at = {slot}")     # read by frameview (f_lineno of a running frame)
+    run.emit("h, a, n = _instrs[at]")
     run.emit("try:")
-    run.emit("    return h(f, stack, a, n)")
+    run.emit(f"    {'return' if last else 'pc ='} h(f, stack, a, n)")
     run.emit("except BaseException:")
     run.emit("    if f.raised_at < 0:")
-    run.emit("        f.raised_at = _tail")
+    run.emit("        f.raised_at = at")
     run.emit("    raise")
+    if not last:
+        # anything but falling through (a jump, a call, a return, a re-dispatch
+        # after specializing) goes back to the loop
+        run.emit("if pc != n:")
+        run.emit("    return pc")
 
 
 def _build(run, instrs):
@@ -197,15 +210,23 @@ def _build(run, instrs):
     template = _TEMPLATES.get(source)
     if template is None:
         ns = dict(_NAMESPACE)
-        exec(compile(source, _FILENAME, "exec"), ns)
+        exec(compile(source, FILENAME, "exec"), ns)
         template = _TEMPLATES[source] = ns["fused"]
     fn = template.__class__(template.__code__, template.__globals__, "fused")
     fn.__defaults__ = (instrs,) + tuple(v for _, v in run.params)
     return fn
 
 
+MAX_DISPATCHED = 6    # instructions executed through the table per fused function
+
+
 def fuse(info):
-    """Install a fused function at the start of every run of two or more instructions."""
+    """Install a fused function at the start of every run of simple instructions.
+
+    The function goes on past the run: through each following instruction
+    that is not simple (executed through the table) and the simple ones after
+    it, until a jump or a return, or MAX_DISPATCHED such instructions.
+    """
     instrs = info.instrs
     opcodes = info.opcodes
     opargs = info.opargs
@@ -218,24 +239,31 @@ def fuse(info):
             i += 1
             continue
         run = _Run()
+        count = dispatched = 0
         j = i
-        while j < n and opcodes[starts[j]] in SIMPLE:
+        ended = False
+        while j < n:
             p = starts[j]
-            _simple(run, opcodes[p], opargs[p], instrs[p][1])
+            op = opcodes[p]
             j += 1
-        count = j - i
-        if j < n:
-            end = starts[j]
-            op = opcodes[end]
-            if op in TERMINATORS:
-                _, arg, nxt = instrs[end]
-                _terminate(run, op, arg, nxt)
-                j += 1
-            else:
-                _tail(run, end)
             count += 1
-        else:
-            count = 0       # code never ends without a return or a jump; leave it alone
-        if count >= 2:
+            if op in SIMPLE:
+                _simple(run, op, opargs[p], instrs[p][1])
+            elif op in TERMINATORS:
+                _, arg, nxt = instrs[p]
+                _terminate(run, op, arg, nxt)
+                ended = True
+                break
+            else:
+                dispatched += 1
+                last = dispatched == MAX_DISPATCHED or j == n
+                _dispatch(run, p, last)
+                if last:
+                    ended = True
+                    break
+        if ended and count >= 2:
             instrs[pc] = (_build(run, instrs), instrs[pc], None)
-        i = j
+        # the next run starts after this one's simple instructions
+        i += 1
+        while i < n and opcodes[starts[i]] in SIMPLE:
+            i += 1

@@ -11,6 +11,7 @@ object resumes the interpreted frame with `run_frame`.
 import types
 
 from quickening.interp import host, tracebacks
+from quickening.interp.handled import current as _handled_now
 from quickening.interp.loop import run_frame
 from quickening.interp.ops.registry import RETURN
 
@@ -72,10 +73,14 @@ class InterpGenerator:
                 frame.pc = _DONE
                 raise exc
         self.running = True
+        # what the caller is handling: sys.exception() in the frame once its own
+        # handlers are done (CPython chains the generator's exc_state to the caller's)
+        frame.outer_handled = _handled_now()
         try:
             result = run_frame(frame, exc)
         finally:
             self.running = False
+            frame.outer_handled = None
         if frame.pc == RETURN:
             frame.stack.clear()
             if result is None:
@@ -285,7 +290,16 @@ class _AsyncStep:
         return self._step(None, _normalize(typ, val, tb))
 
     def close(self):
-        self.state = 2
+        """async_gen_asend_close / async_gen_athrow_close: a step in progress gets
+        GeneratorExit thrown in; a frame that goes on awaiting ignored it."""
+        state, self.state = self.state, 2
+        if state != 1:
+            return None
+        try:
+            self._step(None, GeneratorExit())
+        except (StopIteration, StopAsyncIteration, GeneratorExit):
+            return None
+        raise RuntimeError("coroutine ignored GeneratorExit")
 
     def _step(self, value, exc):
         agen = self.agen
@@ -412,9 +426,14 @@ def _driver_for(info, template, globals_):
     if driver is None:
         from quickening.interp.masquerade import _flat_linetable
         real = info.code
+        # the real code's flags (CO_NESTED, __future__ features), the driver's own
+        # kind and signature
+        own = _KIND_FLAGS | host.CO_OPTIMIZED | host.CO_NEWLOCALS
+        flags = (template.__code__.co_flags & own) | (
+            real.co_flags & ~(own | host.CO_VARARGS | host.CO_VARKEYWORDS))
         code = template.__code__.replace(co_name=real.co_name, co_qualname=real.co_qualname,
                                          co_filename=real.co_filename,
-                                         co_firstlineno=real.co_firstlineno)
+                                         co_firstlineno=real.co_firstlineno, co_flags=flags)
         code = code.replace(co_linetable=_flat_linetable(code))
         tracebacks.INTERNAL_CODES.add(code)
         if template is _drive_coroutine:
@@ -426,4 +445,6 @@ def _driver_for(info, template, globals_):
     return driver
 
 
+_KIND_FLAGS = (host.CO_GENERATOR | host.CO_COROUTINE | host.CO_ITERABLE_COROUTINE
+               | host.CO_ASYNC_GENERATOR)
 info_keepalive = []   # the CodeInfos keyed by id() above stay alive

@@ -227,13 +227,14 @@ def _generator_from_code(f, code, globals_, locals_, closure):
 
 # -- frames --------------------------------------------------------------------------
 def _frame_at(f, depth):
-    while depth > 0 and f is not None:
-        f = f.back
-        depth -= 1
-    if f is None:
-        raise ValueError("call stack is not deep enough")
+    """The frame `depth` calls out from interpreted frame f (the one calling us):
+    interpreted frames, and past the interpreter's entry the native frames that
+    called into it (as hostframes splices them)."""
     from quickening.interp.frameview import view_of
-    return view_of(f)
+    if depth <= 0:
+        return view_of(f)
+    from quickening.interp import hostframes
+    return hostframes._frame_at(hostframes._orig_getframe(1), depth)
 
 
 @intercept(sys._getframe)

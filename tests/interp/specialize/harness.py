@@ -24,6 +24,9 @@ if mode == "native":
     snapshot = lambda fn, v: sitestate.native_sites(fn.__code__, v)
 else:
     from quickening import api
+    from quickening.interp.families import _datastack
+    # the native run's frames sit on the frame of this -c code
+    _datastack.BASE = _datastack.state_of_frames([compile(sys.orig_argv[2], "<string>", "exec")])
     api.run_code(code, namespace)
     snapshot = lambda fn, v: sitestate.interpreted_sites(sitestate.info_of(fn), v)
 trace = []

@@ -21,6 +21,7 @@ import types
 import weakref
 
 from quickening.interp import facts, functions
+from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
 from quickening.interp.ops.registry import SWITCH
@@ -184,7 +185,8 @@ def binary_subscr_getitem(f, stack, site, nxt):
     if (entry is not None and entry[0]() is t
             and _MEM32[(id(t) + _TYPE_VERSION) >> 2] == entry[1]):
         func = entry[2]
-        if _MEM32[(id(func) + _FUNC_VERSION) >> 2] == entry[3]:
+        if (_MEM32[(id(func) + _FUNC_VERSION) >> 2] == entry[3]
+                and _datastack.has_space(f, _datastack.function_framesize(func))):
             sub = stack.pop()
             del stack[-1]
             f.pc = nxt

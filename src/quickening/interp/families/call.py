@@ -40,6 +40,9 @@ from quickening.interp import facts, host
 from quickening.interp.frame import Frame
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
+from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
+from quickening.interp.families import _datastack
+from quickening.interp.families._datastack import KEY as _DSKEY, state as _ds_state
 
 FAMILY = Family("CALL", [
     "CALL_BOUND_METHOD_EXACT_ARGS", "CALL_PY_EXACT_ARGS", "CALL_TYPE_1", "CALL_STR_1",
@@ -432,6 +435,11 @@ def _deep(f):
     return f.depth + 2 > _getrecursionlimit()
 
 
+def _room(f, func):
+    """_CHECK_STACK_SPACE's data-stack check for calling func (see _datastack)."""
+    return _has_space(f, _datastack.function_framesize(func))
+
+
 # -- members that push a frame -------------------------------------------------------------
 def py_exact_args(f, stack, site, nxt):
     oparg = site.oparg
@@ -440,7 +448,7 @@ def py_exact_args(f, stack, site, nxt):
     version, argcount, info, tail, has_free, _ = site.cache
     if type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version:
         if stack[base + 1] is NULL:
-            if argcount == oparg and (f.depth < 900 or not _deep(f)):
+            if argcount == oparg and (f.depth < 900 or not _deep(f)) and _room(f, func):
                 args = stack[base + 2:]
                 del stack[base:]
                 if tail is None:
@@ -452,7 +460,7 @@ def py_exact_args(f, stack, site, nxt):
                                  f.depth + 1)
                 f.pc = nxt
                 return SWITCH
-        elif argcount == oparg + 1 and (f.depth < 900 or not _deep(f)):
+        elif argcount == oparg + 1 and (f.depth < 900 or not _deep(f)) and _room(f, func):
             args = stack[base + 1:]
             del stack[base:]
             if tail is None:
@@ -488,6 +496,7 @@ def _make_py_exact_args(site, cache, seen):
     n = oparg + 2
     seen_ref = weakref.ref(seen)
     seen_version = _version_view(seen)
+    size = _framesize(info.code)     # the version pins the code
 
     if argcount == oparg + 1:
         # a method called as o.m(...): (function, self, args...)
@@ -496,12 +505,14 @@ def _make_py_exact_args(site, cache, seen):
             func = stack[base]
             if ((func is seen_ref() and seen_version[0] == version
                  or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                    and stack[base + 1] is not NULL and f.depth < 900):
+                    and stack[base + 1] is not NULL and f.depth < 900
+                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
                 args = stack[base + 1:]
                 del stack[base:]
                 args += tail
-                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                 f.depth + 1)
+                callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                          f.depth + 1)
+                callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
@@ -512,12 +523,14 @@ def _make_py_exact_args(site, cache, seen):
             func = stack[-3]
             if ((func is seen_ref() and seen_version[0] == version
                  or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                    and stack[-2] is NULL and f.depth < 900):
+                    and stack[-2] is NULL and f.depth < 900
+                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
                 args = [stack.pop()]
                 del stack[-2:]
                 args += tail
-                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                 f.depth + 1)
+                callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                          f.depth + 1)
+                callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
@@ -528,12 +541,14 @@ def _make_py_exact_args(site, cache, seen):
         func = stack[base]
         if ((func is seen_ref() and seen_version[0] == version
              or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                and stack[base + 1] is NULL and f.depth < 900):
+                and stack[base + 1] is NULL and f.depth < 900
+                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
             args = stack[base + 2:]
             del stack[base:]
             args += tail
-            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                             f.depth + 1)
+            callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                      f.depth + 1)
+            callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
             f.pc = nxt
             return SWITCH
         return py_exact_args(f, stack, site, nxt)
@@ -548,6 +563,7 @@ def _make_bound_method_exact_args(site, cache, seen):
     n = oparg + 2
     seen_ref = weakref.ref(seen)
     seen_version = _version_view(seen)
+    size = _framesize(info.code)
 
     def call_bound_method_exact_args(f, stack, site, nxt):
         base = len(stack) - n
@@ -557,12 +573,14 @@ def _make_bound_method_exact_args(site, cache, seen):
             stack[base + 1] = method.__self__
             if ((func is seen_ref() and seen_version[0] == version
                  or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                    and f.depth < 900):
+                    and f.depth < 900
+                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
                 args = stack[base + 1:]
                 del stack[base:]
                 args += tail
-                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                 f.depth + 1)
+                callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                                          f.depth + 1)
+                callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return _bound_method_unpacked(f, stack, site, nxt)
@@ -577,7 +595,8 @@ def _bound_method_unpacked(f, stack, site, nxt):
     func = stack[base]
     version, argcount, info, tail, has_free, _ = site.cache
     if (type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version
-            and argcount == oparg + 1 and (f.depth < 900 or not _deep(f))):
+            and argcount == oparg + 1 and (f.depth < 900 or not _deep(f))
+            and _room(f, func)):
         args = stack[base + 1:]
         del stack[base:]
         if tail is None:
@@ -692,6 +711,7 @@ class _InitCleanup:
 
 
 _INIT_CLEANUP = _InitCleanup()
+_datastack.SHIMS.add(id(_INIT_CLEANUP))
 
 
 def _init_entry(cache, init):
@@ -725,13 +745,14 @@ def _make_alloc_and_enter_init(site, tp, cache):
     seen_ref = weakref.ref(tp)
     address = id(tp) + _TV
     seen_version = facts.MEM8[address:address + 4].cast("I")
+    size = _framesize(info.code) + _datastack.INIT_CLEANUP_FRAMESIZE
 
     def call_alloc_and_enter_init(f, stack, site, nxt):
         base = len(stack) - n
         if (stack[base] is seen_ref() and seen_version[0] == version
                 and stack[base + 1] is NULL):
             init = init_ref()
-            if init is not None and init.__code__ is code:
+            if init is not None and init.__code__ is code and _has_space(f, size):
                 obj = _object_new(stack[base])
                 args = stack[base + 1:]
                 args[0] = obj
@@ -760,7 +781,9 @@ def alloc_and_enter_init(f, stack, site, nxt):
             if init.__code__ is not cache[2]:
                 # __init__'s code may change without the class changing
                 _init_entry(cache, init)
-            if cache[3] == oparg + 1:
+            if cache[3] == oparg + 1 and _has_space(
+                    f, _framesize(cache[4].code if cache[4] is not None else cache[2])
+                    + _datastack.INIT_CLEANUP_FRAMESIZE):
                 obj = _object_new(tp)
                 args = stack[base + 1:]
                 args[0] = obj

@@ -32,6 +32,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
                    ModuleType, MemberDescriptorType, ClassMethodDescriptorType)
 
 from quickening.interp import facts
+from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family
@@ -686,10 +687,12 @@ def _frame_args(info, fn, args):
 def _make_property(site, tv, t, fv, fget, info):
     tid, tview = type_guard(t)
     fview = u32_view(id(fget) + FV)          # fget is kept alive by this handler
+    size = _datastack.function_framesize(fget)   # the version pins the code
 
     def load_attr_property(f, stack, site, nxt):
         owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and fview[0] == fv:
+        if (id(type(owner)) == tid and tview[0] == tv and fview[0] == fv
+                and _datastack.has_space(f, size)):
             del stack[-1]
             if info is not None:
                 f.callee = Frame(info, _frame_args(info, fget, [owner]), fget.__globals__,
@@ -707,10 +710,12 @@ def _make_property(site, tv, t, fv, fget, info):
 def _make_getattribute(site, tv, t, fv, getattribute, info, name):
     tid, tview = type_guard(t)
     fview = u32_view(id(getattribute) + FV)
+    size = _datastack.function_framesize(getattribute)
 
     def load_attr_getattribute_overridden(f, stack, site, nxt):
         owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and fview[0] == fv:
+        if (id(type(owner)) == tid and tview[0] == tv and fview[0] == fv
+                and _datastack.has_space(f, size)):
             del stack[-1]
             if info is not None:
                 f.callee = Frame(info, _frame_args(info, getattribute, [owner, name]),

@@ -51,7 +51,11 @@ def push_exc_info(f, stack, arg, nxt):
 
 @handles("POP_EXCEPT")
 def pop_except(f, stack, arg, nxt):
-    handled.set_handled(stack.pop())
+    prev = stack.pop()
+    if prev is None and f.gen is not None:
+        # a generator's outermost handler is done: the caller's exception shows again
+        prev = getattr(f, "outer_handled", None)
+    handled.set_handled(prev)
     if f.exc_stack:
         f.exc_stack.pop()
     return nxt
