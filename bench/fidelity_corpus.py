@@ -2,8 +2,9 @@
 
     python bench/fidelity_corpus.py [--only NAME]... [--json FILE]
 
-Each benchmark of bench/interp_speed.py's corpus becomes a small program (the
-benchmark module next to a main script that runs its workload once), and
+Each benchmark of bench/interp_speed.py's corpus, and each of EXTRA below,
+becomes a small program (the benchmark module next to a main script that runs
+its workload once), and
 `quickening fidelity` compares, site by site, the forms and counters CPython
 and the interpreter leave.  Prints one line per benchmark and the total share
 of agreeing executed sites, with every disagreement.
@@ -32,10 +33,96 @@ m.__bench_run__(*args)
 '''
 
 
+# More programs for fidelity only (not timed by interp_speed.py): other
+# pyperformance benchmarks, and programs of our own given as source text
+# (kind "source": the module is the text itself, run by importing it).
+EXTRA = {
+    "go": ("pyperformance", "go", """
+def __bench_run__():
+    import random
+    random.seed(1)
+    versus_cpu()
+"""),
+    "hexiom": ("pyperformance", "hexiom", """
+def __bench_run__():
+    return main(1, 4)
+"""),
+    "richards_super": ("pyperformance", "richards_super", """
+def __bench_run__():
+    return Richards().run(1)
+"""),
+    "mdp": ("pyperformance", "mdp", """
+def __bench_run__():
+    return bench_mdp(1)
+"""),
+    "unpack_sequence": ("pyperformance", "unpack_sequence", """
+def __bench_run__():
+    return bench_all(20)
+"""),
+    "crypto_pyaes": ("pyperformance", "crypto_pyaes", """
+def __bench_run__():
+    return bench_pyaes(1)
+"""),
+    "deepcopy": ("pyperformance", "deepcopy", """
+def __bench_run__():
+    benchmark(2)
+    benchmark_reduce(2)
+    benchmark_memo(2)
+"""),
+    "typing_protocols": ("pyperformance", "typing_runtime_protocols", """
+def __bench_run__():
+    return bench_protocols(3)
+"""),
+    # deep and oscillating recursion through every member that pushes a frame:
+    # the data stack's chunk boundaries decide which calls miss
+    "recursion": ("source", """
+import sys
+sys.setrecursionlimit(4000)
+def deep(n):
+    if n == 0:
+        return 0
+    return deep(n - 1) + 1
+class K:
+    def walk(self, n):
+        return 0 if n == 0 else self.walk(n - 1) + 1
+    @property
+    def p(self):
+        return self
+    def down(self, n):
+        return 0 if n == 0 else self.p.down(n - 1) + 1
+    def __getitem__(self, n):
+        return 0 if n == 0 else self[n - 1] + 1
+class Node:
+    def __init__(self, n):
+        self.child = Node(n - 1) if n else None
+def gen(n):
+    yield deep(n)
+for d in range(100, 300):
+    deep(d)
+for d in range(60, 300, 2):
+    K().walk(d)
+    K()[d]
+for d in range(60, 300, 3):
+    K().down(d)
+    Node(d)
+    sum(gen(d))
+deep(3000)
+""", """
+def __bench_run__():
+    pass
+"""),
+}
+BENCHMARKS = {**speed.BENCHMARKS, **EXTRA}
+
+
 def run_one(name, python):
-    kind, module, driver = speed.BENCHMARKS[name]
+    kind, module, driver = BENCHMARKS[name]
     with tempfile.TemporaryDirectory() as work:
-        shutil.copy(speed.module_path(kind, module), os.path.join(work, "bench_module.py"))
+        if kind == "source":
+            with open(os.path.join(work, "bench_module.py"), "w") as fh:
+                fh.write(module)
+        else:
+            shutil.copy(speed.module_path(kind, module), os.path.join(work, "bench_module.py"))
         shutil.copy(os.path.join(speed.STUB_DIR, "pyperf.py"), os.path.join(work, "pyperf.py"))
         with open(os.path.join(work, "main.py"), "w") as fh:
             fh.write(MAIN.format(driver=driver))
@@ -57,7 +144,7 @@ def main(argv=None):
     parser.add_argument("--json")
     opts = parser.parse_args(argv)
     speed.ensure_corpus(sys.executable)
-    names = opts.only or list(speed.BENCHMARKS)
+    names = opts.only or list(BENCHMARKS)
     total_sites = total_agree = 0
     results = {}
     for name in names:

@@ -178,6 +178,63 @@ def f():
     return [sys._getframe(i).f_code.co_name for i in range(5)]
 r = list(map(lambda x: f(), [1]))
 """,
+    "frames_seen_through_throw_and_close_of_yield_from": """
+import sys
+def names():
+    out, frame = [], sys._getframe(1)
+    while frame and not frame.f_code.co_name.startswith('call_'):
+        out.append((frame.f_code.co_name, frame.f_lineno))
+        frame = frame.f_back
+    return out
+log = []
+def f():
+    try:
+        yield
+    except Exception:
+        log.append(names())
+    try:
+        yield
+    finally:
+        log.append(names())
+def g():
+    yield from f()
+def call_throw():
+    gen = g()
+    gen.send(None)
+    gen.throw(RuntimeError)
+    gen.close()
+call_throw()
+""",
+    "finished_frames_and_chained_errors_hold_no_references": """
+import sys
+class I:
+    def __aiter__(self): return self
+    def __anext__(self): return ()
+held = I()
+def run(coro):
+    try:
+        coro.send(None)
+    except BaseException as e:
+        return e
+async def foo():
+    async for i in held:
+        pass
+before = sys.getrefcount(held)
+err = run(foo())
+r = [type(err).__name__, sys.getrefcount(held) - before, err.__cause__.__traceback__]
+def g():
+    x = held
+    yield 1
+    raise ValueError
+gen = g()
+next(gen)
+try:
+    next(gen)
+except ValueError:
+    pass
+r.append(sys.getrefcount(held) - before)
+del before  # (a call from the interpreter holds one more reference meanwhile)
+""",
 }
 
 

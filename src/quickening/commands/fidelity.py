@@ -29,12 +29,21 @@ import tempfile
 
 from quickening.pyargs import UsageError, parse_python_like
 
-_NATIVE_CHILD = r"""
-import gc, json, os, runpy, sys, types
+# The native side runs `python script.py args...` itself (so the program's
+# frames sit on nothing, as they do under `quickening run`), with this module
+# as sitecustomize: it records the code objects executed and writes the sites
+# at exit.  It takes its settings out of the environment, so that processes
+# the program starts do not inherit them.
+_NATIVE_SITECUSTOMIZE = r"""
+import atexit, gc, json, os, sys, types
 gc.disable()
-out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
-sys.argv = sys.argv[3:]
-sys.path[0] = os.path.dirname(os.path.realpath(script))
+out_path = os.environ.pop("QUICKENING_FIDELITY_OUT")
+program_dir = os.environ.pop("QUICKENING_FIDELITY_DIR")
+_path = os.environ.pop("QUICKENING_FIDELITY_PYTHONPATH")
+if _path:
+    os.environ["PYTHONPATH"] = _path
+else:
+    os.environ.pop("PYTHONPATH", None)
 seen = {}
 def audit(event, args):
     if event == "exec" and args and isinstance(args[0], types.CodeType):
@@ -63,10 +72,7 @@ def dump():
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
     with open(out_path, "w") as fh:
         json.dump(rows, fh)
-try:
-    runpy.run_path(script, run_name="__main__")
-finally:
-    dump()
+atexit.register(dump)
 """
 
 _INTERP_CHILD = r"""
@@ -75,13 +81,9 @@ gc.disable()
 out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
 from quickening.commands import run
 from quickening.pyargs import Target
-# the data stack under the program's frames as in the native child (see _datastack)
-import runpy
-from quickening.commands.fidelity import _NATIVE_CHILD
-from quickening.interp.families import _datastack
-_datastack.BASE = _datastack.state_of_frames([
-    compile(_NATIVE_CHILD, "<string>", "exec"), runpy.run_path.__code__,
-    runpy._run_module_code.__code__, runpy._run_code.__code__])
+from quickening.interp import tracebacks
+# like the native `python script.py`, the program's frames sit on nothing
+tracebacks.INTERNAL_CODES.add(sys._getframe().f_code)
 def dump():
     from quickening.interp import sitestate
     from quickening.interp.codeinfo import _INFOS
@@ -96,25 +98,39 @@ def dump():
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
     with open(out_path, "w") as fh:
         json.dump(rows, fh)
-try:
-    status = run.execute(Target("path", script, sys.argv[3:]), {})
-finally:
-    dump()
-sys.exit(status)
+# at exit, after the program's own atexit handlers (as on the native side)
+import atexit
+atexit.register(dump)
+sys.exit(run.execute(Target("path", script, sys.argv[3:]), {}))
 """
 
 
 def _run(child, script, args, program_dir):
+    """Run the program natively (child None) or through the interpreter child."""
     fd, path = tempfile.mkstemp(suffix=".json")
     os.close(fd)
-    try:
-        proc = subprocess.run([sys.executable, "-c", child, path, program_dir, script, *args],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        with open(path) as fh:
-            text = fh.read()
-        rows = json.loads(text) if text else []
-    finally:
-        os.unlink(path)
+    with tempfile.TemporaryDirectory() as site_dir:
+        if child is None:
+            with open(os.path.join(site_dir, "sitecustomize.py"), "w") as fh:
+                fh.write(_NATIVE_SITECUSTOMIZE)
+            env = dict(os.environ)
+            old_path = env.get("PYTHONPATH", "")
+            env["PYTHONPATH"] = site_dir + (os.pathsep + old_path if old_path else "")
+            env["QUICKENING_FIDELITY_PYTHONPATH"] = old_path
+            env["QUICKENING_FIDELITY_OUT"] = path
+            env["QUICKENING_FIDELITY_DIR"] = program_dir
+            command = [sys.executable, script, *args]
+        else:
+            env = None
+            command = [sys.executable, "-c", child, path, program_dir, script, *args]
+        try:
+            proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True, env=env)
+            with open(path) as fh:
+                text = fh.read()
+            rows = json.loads(text) if text else []
+        finally:
+            os.unlink(path)
     return proc.returncode, proc.stderr, rows
 
 
@@ -170,7 +186,7 @@ def main(argv):
     script = os.path.abspath(target.value)
     program_dir = os.path.dirname(os.path.realpath(script))
     args = target.argv[1:]
-    nstatus, nerr, native_rows = _run(_NATIVE_CHILD, script, args, program_dir)
+    nstatus, nerr, native_rows = _run(None, script, args, program_dir)
     istatus, ierr, interp_rows = _run(_INTERP_CHILD, script, args, program_dir)
     if nstatus != istatus:
         print(f"quickening fidelity: exit status differs (native {nstatus}, interpreter {istatus})",

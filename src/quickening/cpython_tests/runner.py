@@ -76,8 +76,10 @@ class ModuleResult:
         }
 
 
-def run_worker(mode, name, timeout, interpret_support=False):
-    """Run one worker process in a scratch directory; return its Run."""
+def run_worker(mode, name, timeout, interpret_support=False, interpret=()):
+    """Run one worker process in a scratch directory; return its Run.
+
+    `interpret`: module name patterns also interpreted when imported (see worker.py)."""
     with tempfile.TemporaryDirectory(prefix=f"qk-{name}-") as scratch:
         out = os.path.join(scratch, "record.json")
         cwd = os.path.join(scratch, "cwd")
@@ -85,6 +87,9 @@ def run_worker(mode, name, timeout, interpret_support=False):
         cmd = [sys.executable, "-X", "faulthandler", "-m", WORKER, mode, name, out]
         if interpret_support:
             cmd.append("--interpret-support")
+        if mode == "interpreted":
+            for pattern in interpret:
+                cmd += ["--interpret", pattern]
         env = dict(os.environ)
         env["PYTHONHASHSEED"] = env.get("PYTHONHASHSEED", "0")
         start = time.perf_counter()
@@ -117,17 +122,17 @@ def compare(name, native, interpreted):
     return result
 
 
-def run_module(name, timeout, interpret_support=False):
+def run_module(name, timeout, interpret_support=False, interpret=()):
     native = run_worker("native", name, timeout)
-    interpreted = run_worker("interpreted", name, timeout, interpret_support)
+    interpreted = run_worker("interpreted", name, timeout, interpret_support, interpret)
     return compare(name, native, interpreted)
 
 
-def run_all(names, jobs=1, timeout=900, interpret_support=False, on_done=None):
+def run_all(names, jobs=1, timeout=900, interpret_support=False, on_done=None, interpret=()):
     """Run every module (up to `jobs` at a time); return ModuleResults in name order."""
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(run_module, name, timeout, interpret_support): name
+        futures = {pool.submit(run_module, name, timeout, interpret_support, interpret): name
                    for name in names}
         for future in concurrent.futures.as_completed(futures):
             res = future.result()

@@ -1,6 +1,7 @@
 """One run of one Lib/test module, natively or interpreted, in this process.
 
-    python -m quickening.cpython_tests.worker (native|interpreted) NAME OUT.json [--interpret-support]
+    python -m quickening.cpython_tests.worker (native|interpreted) NAME OUT.json
+        [--interpret-support] [--interpret PATTERN]...
 
 Loads `test.NAME` the way regrtest does (unittest's loader, honouring
 `load_tests`, so doctest-based modules add their DocTestSuite), runs the
@@ -9,7 +10,11 @@ the record to OUT.json.
 
 Interpreted, an import hook runs the code of `test.NAME` and of the other
 `test.*` helper modules it imports (not test.support or test.libregrtest,
-unless --interpret-support) in the interpreter; unittest itself runs
+unless --interpret-support), and of any module imported later whose name
+matches an --interpret PATTERN (fnmatch, or a package prefix, as `quickening
+run --interpret`: e.g. the pure-Python copy of the module under test that
+`import_fresh_module(..., blocked=['_c_accelerator'])` imports), in the
+interpreter; modules already imported at start-up stay native.  unittest itself runs
 natively and calls test methods, which are functions the interpreter made,
 so their bodies run in the interpreter.  doctest executes each example with
 `exec(compile(src, name, "single"), globs)`: the doctest module's `exec` is
@@ -114,8 +119,8 @@ class RecordingResult(unittest.TestResult):
                 "errors": len(self.errors), "skipped": len(self.skipped)}
 
 
-def _install_interpreter(name, interpret_support):
-    """Interpret test.NAME and its test.* helpers; route doctest's exec."""
+def _install_interpreter(name, interpret_support, patterns=()):
+    """Interpret test.NAME, its test.* helpers and modules matching patterns; route doctest's exec."""
     from quickening import api
     from quickening.interp import escapes, hostframes, importer, tracebacks
 
@@ -125,13 +130,13 @@ def _install_interpreter(name, interpret_support):
     class TestModuleFinder(importer.InterpretingFinder):
         def wants(self, fullname, origin):
             if fullname != "test" and not fullname.startswith("test."):
-                return False
+                return super().wants(fullname, origin)   # the --interpret patterns
             for native in ("test.libregrtest",) + (() if interpret_support else ("test.support",)):
                 if fullname == native or fullname.startswith(native + "."):
                     return False
             return True
 
-    sys.meta_path.insert(0, TestModuleFinder())
+    sys.meta_path.insert(0, TestModuleFinder(patterns=patterns))
 
     import doctest
 
@@ -149,11 +154,11 @@ def _install_interpreter(name, interpret_support):
     return escapes, (tracebacks.strip_internal, tracebacks.clean)
 
 
-def run(mode, name, interpret_support=False):
+def run(mode, name, interpret_support=False, interpret=()):
     """Run test.NAME; return the JSON-able record."""
     escapes = clean = None
     if mode == "interpreted":
-        escapes, clean = _install_interpreter(name, interpret_support)
+        escapes, clean = _install_interpreter(name, interpret_support, interpret)
     elif mode == "native":
         # start from the same already-imported modules as an interpreted run
         import doctest  # noqa: F401
@@ -200,11 +205,19 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     interpret_support = "--interpret-support" in argv
     argv = [a for a in argv if a != "--interpret-support"]
+    patterns = []
+    while "--interpret" in argv:
+        i = argv.index("--interpret")
+        if i + 1 >= len(argv):
+            argv = []
+            break
+        patterns.append(argv[i + 1])
+        del argv[i:i + 2]
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     mode, name, out = argv
-    record = run(mode, name, interpret_support)
+    record = run(mode, name, interpret_support, patterns)
     sys.stdout.flush()
     sys.stderr.flush()
     with open(out, "w") as fh:

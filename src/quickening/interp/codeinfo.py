@@ -49,6 +49,8 @@ class CodeInfo:
         self._decode_instructions()
         self._decode_exception_table()
         self._decode_lines()
+        if quicken.Config.fuse:
+            fusion.fuse(self)
 
     # -- fast locals -------------------------------------------------------
     def _decode_locals(self):
@@ -133,8 +135,6 @@ class CodeInfo:
             else:
                 instrs[pc] = (handler, arg, nxt)
         self.sites = sites
-        if quicken.Config.fuse:
-            fusion.fuse(self)
 
     def _decode_exception_table(self):
         entries = []

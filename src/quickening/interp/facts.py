@@ -96,6 +96,20 @@ def assign_type_version(t):
     return v
 
 
+_STAND_INS = {}
+
+
+def stands_for(t):
+    """The CPython type that instances of t stand for: objects the interpreter
+    hands out in place of native ones (FrameView for frame objects) are
+    specialized on as CPython specializes on the native ones; t itself otherwise."""
+    if not _STAND_INS:
+        import types
+        from quickening.interp.frameview import FrameView
+        _STAND_INS[FrameView] = types.FrameType
+    return _STAND_INS.get(t, t)
+
+
 def func_version(fn):
     return MEM32[(id(fn) + FUNC_VERSION) >> 2]
 

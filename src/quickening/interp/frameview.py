@@ -82,8 +82,9 @@ class FrameView:
             return view_of(back) if back is not None else None
         # an entry frame: its caller is whoever called into the interpreter
         host = loop.f_back
+        carriers = _carrier_codes()
         while host is not None:
-            if host.f_code is _run_frame_code():
+            if id(host.f_code) in carriers:
                 return view_of(host.f_locals["f"])
             if not is_internal(host.f_code):
                 return host
@@ -114,13 +115,25 @@ def _run_frame_code():
     return run_frame.__code__
 
 
+_CARRIERS = set()
+
+
+def _carrier_codes():
+    """ids of the codes of host frames that run (or act for) interpreted frames,
+    with locals f (the innermost), entry and pc: run_frame, generators.on_behalf."""
+    if not _CARRIERS:
+        from quickening.interp.generators import on_behalf
+        _CARRIERS.update((id(_run_frame_code()), id(on_behalf.__code__)))
+    return _CARRIERS
+
+
 def _loop_running(frame, local):
     """The host frame of the run_frame call whose `local` is this interpreted frame."""
-    code = _run_frame_code()
+    carriers = _carrier_codes()
     host = sys._getframe(1)
     while host is not None:
         c = host.f_code
-        if (c is code or (local == "f" and c.co_filename == fusion.FILENAME)) and \
+        if (id(c) in carriers or (local == "f" and c.co_filename == fusion.FILENAME)) and \
                 host.f_locals.get(local) is frame:
             return host
         host = host.f_back

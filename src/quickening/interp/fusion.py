@@ -28,7 +28,7 @@ instruction indexes being default arguments.
 import os
 
 from quickening.interp import host
-from quickening.interp.ops.registry import NULL, RETURN
+from quickening.interp.ops.registry import HANDLERS, NULL, RETURN
 
 _OP = host.OPMAP
 LOAD_FAST, LOAD_CONST, STORE_FAST = _OP["LOAD_FAST"], _OP["LOAD_CONST"], _OP["STORE_FAST"]
@@ -61,29 +61,88 @@ _NAMESPACE = {"NULL": NULL, "RETURN": RETURN}
 _TEMPLATES = {}     # source text -> compiled template function
 
 
-class _Run:
-    """Source for one run, simulating the value stack with Python locals."""
+class Shape:
+    """How a fused run executes an instruction in place.
 
-    def __init__(self):
+    npop operands come off the stack ({0} the deepest ... {npop-1} the top);
+    `effects` are statements run for their effect and `results` expressions
+    pushed in order; {arg} names the instruction's decoded argument.  A
+    member's shape has a `guard`: the member's own guard, written over the
+    operands; when it fails (or the site holds another form) the instruction
+    runs through the table instead.  `raises`: the expressions may raise or
+    call out (the instruction is then the one the frame is at).
+    """
+
+    __slots__ = ("npop", "results", "guard", "effects", "raises")
+
+    def __init__(self, npop, results=(), guard=None, effects=(), raises=True):
+        self.npop, self.results, self.guard = npop, tuple(results), guard
+        self.effects, self.raises = tuple(effects), raises
+
+
+# generic instructions executed in place: opcode -> shape(oparg, arg) (None: dispatch)
+GENERIC = {}
+_SYMBOL = {i: sym for i, sym in enumerate(host.BINARY_OP_SYMBOLS)}
+
+
+def _binary_op_shape(oparg, arg):
+    sym = _SYMBOL[oparg]
+    if sym.endswith("="):
+        return None   # in-place forms dispatch (they need a statement, kept simple)
+    return Shape(2, [f"{{0}} {sym} {{1}}"])
+
+
+def _compare_op_shape(oparg, arg):
+    sym = host.COMPARE_SYMBOLS[oparg >> 5]
+    if oparg & 16:
+        return Shape(2, [f"True if {{0}} {sym} {{1}} else False"])
+    return Shape(2, [f"{{0}} {sym} {{1}}"])
+
+
+GENERIC[_OP["BINARY_OP"]] = _binary_op_shape
+GENERIC[_OP["COMPARE_OP"]] = _compare_op_shape
+GENERIC[_OP["TO_BOOL"]] = lambda oparg, arg: Shape(1, ["True if {0} else False"])
+GENERIC[_OP["BINARY_SUBSCR"]] = lambda oparg, arg: Shape(2, ["{0}[{1}]"])
+GENERIC[_OP["STORE_SUBSCR"]] = lambda oparg, arg: Shape(3, effects=["{1}[{2}] = {0}"])
+GENERIC[_OP["CONTAINS_OP"]] = lambda oparg, arg: Shape(
+    2, ["{0} not in {1}" if oparg else "{0} in {1}"])
+GENERIC[_OP["GET_ITER"]] = lambda oparg, arg: Shape(1, ["iter({0})"])
+GENERIC[_OP["UNARY_NEGATIVE"]] = lambda oparg, arg: Shape(1, ["-{0}"])
+GENERIC[_OP["BUILD_TUPLE"]] = lambda oparg, arg: Shape(
+    oparg, ["(" + "".join(f"{{{i}}}, " for i in range(oparg)) + ")"], raises=False)
+GENERIC[_OP["BUILD_LIST"]] = lambda oparg, arg: Shape(
+    oparg, ["[" + ", ".join(f"{{{i}}}" for i in range(oparg)) + "]"], raises=False)
+GENERIC[_OP["BINARY_SLICE"]] = lambda oparg, arg: Shape(3, ["{0}[{1}:{2}]"])
+GENERIC[_OP["LOAD_ATTR"]] = lambda oparg, arg: (
+    Shape(1, ["getattr({0}, {arg}[0])", "NULL"] if oparg & 1 else ["getattr({0}, {arg}[0])"]))
+GENERIC[_OP["STORE_ATTR"]] = lambda oparg, arg: Shape(2, effects=["setattr({1}, {arg}, {0})"])
+
+
+class _Run:
+    """Source for one fused function, simulating the value stack with Python locals."""
+
+    def __init__(self, info):
+        self.info = info
         self.lines = []
         self.pending = []      # values pushed by the run, not yet on the list (names)
-        self.params = []       # default arguments: (name, value)
+        self.params = []       # default arguments, in order
         self.ntemps = 0
-        self.ndispatched = 0
 
-    def emit(self, line):
-        self.lines.append(line)
+    def emit(self, line, indent=0):
+        self.lines.append("    " * indent + line)
 
-    def temp(self, expr):
+    def temp(self, expr, indent=0):
         name = f"t{self.ntemps}"
         self.ntemps += 1
-        self.emit(f"{name} = {expr}")
+        self.emit(f"{name} = {expr}", indent)
         return name
 
-    def const(self, value):
-        name = f"k{len(self.params)}"
-        self.params.append((name, value))
+    def param(self, value):
+        name = f"p{len(self.params)}"
+        self.params.append(value)
         return name
+
+    const = param
 
     def push(self, name):
         self.pending.append(name)
@@ -93,13 +152,19 @@ class _Run:
             return self.pending.pop()
         return self.temp("stack.pop()")
 
-    def flush(self):
+    def operands(self, n):
+        """The top n values, deepest first, taken off the (simulated) stack."""
+        taken = [self.pop() for _ in range(n)]
+        taken.reverse()
+        return taken
+
+    def flush(self, indent=0):
         """Put the pending values on the real stack."""
         p = self.pending
         if len(p) == 1:
-            self.emit(f"stack.append({p[0]})")
+            self.emit(f"stack.append({p[0]})", indent)
         elif p:
-            self.emit(f"stack += ({', '.join(p)},)")
+            self.emit(f"stack += ({', '.join(p)},)", indent)
         self.pending = []
 
     def store(self, index, value):
@@ -114,6 +179,11 @@ class _Run:
         if depth <= len(p):
             return p[-depth]
         return self.temp(f"stack[-{depth - len(p)}]")
+
+    def at(self, pc):
+        """From here on, the frame is at instruction pc (exceptions, f_lineno)."""
+        self.emit(f"at = {self.param(pc)}")
+        return f"p{len(self.params) - 1}"
 
 
 def _simple(run, op, oparg, arg):
@@ -169,7 +239,7 @@ def _terminate(run, op, arg, nxt):
         value = run.pop()
         run.flush()
         run.emit(_BRANCHES[op].format(v=value))
-        run.emit(f"    return {arg}")
+        run.emit(f"return {arg}", 1)
         run.emit(f"return {nxt}")
     elif op == RETURN_VALUE:
         value = run.pop()
@@ -182,55 +252,127 @@ def _terminate(run, op, arg, nxt):
         run.emit("return RETURN")
 
 
-def _dispatch(run, pc, last):
-    """Execute instruction pc through the table (its handler may change as the site adapts)."""
+def _fill(template, ops, arg):
+    return template.format(*ops, arg=arg)
+
+
+def _in_place(run, pc, shape, arg):
+    """A generic instruction executed in place (its handler never changes)."""
+    if shape.raises:
+        if run.info.handler_for(pc) is not None:
+            # an exception handler here unwinds to a depth: keep the stack real
+            ops = run.operands(shape.npop)
+            run.flush()
+        else:
+            ops = run.operands(shape.npop)
+        run.at(pc)
+    else:
+        ops = run.operands(shape.npop)
+    a = run.param(arg) if "{arg}" in "".join(shape.results + shape.effects) else None
+    for effect in shape.effects:
+        run.emit(_fill(effect, ops, a))
+    for result in shape.results:
+        run.push(result if result == "NULL" else run.temp(_fill(result, ops, a)))
+
+
+def _dispatch(run, pc, last, members=()):
+    """Execute instruction pc through the table (its handler may change as the site adapts).
+
+    `members`: (handler, shape) pairs executed in place when the site holds
+    that handler and its guard passes."""
+    npop = max((shape.npop for _, shape in members), default=0)
+    ops = run.operands(npop) if members else []
     run.flush()
-    slot = f"_d{run.ndispatched}"
-    run.ndispatched += 1
-    run.params.append((slot, pc))
-    run.emit(f"at = {slot}")     # read by frameview (f_lineno of a running frame)
-    run.emit("h, a, n = _instrs[at]")
-    run.emit("try:")
-    run.emit(f"    {'return' if last else 'pc ='} h(f, stack, a, n)")
-    run.emit("except BaseException:")
-    run.emit("    if f.raised_at < 0:")
-    run.emit("        f.raised_at = at")
-    run.emit("    raise")
-    if not last:
-        # anything but falling through (a jump, a call, a return, a re-dispatch
-        # after specializing) goes back to the loop
-        run.emit("if pc != n:")
-        run.emit("    return pc")
+    at = run.at(pc)
+    if members:
+        run.emit(f"h = _instrs[{at}][0]")
+        nres = len(members[0][1].results)
+        outs = [f"t{run.ntemps + i}" for i in range(nres)]
+        run.ntemps += nres
+        for k, (handler, shape) in enumerate(members):
+            h = run.param(handler)
+            guard = _fill(shape.guard, ops, None)
+            run.emit(f"{'if' if k == 0 else 'elif'} h is {h} and {guard}:")
+            for effect in shape.effects:
+                run.emit(_fill(effect, ops, None), 1)
+            for out, result in zip(outs, shape.results):
+                run.emit(f"{out} = {_fill(result, ops, None)}", 1)
+            if not shape.results and not shape.effects:
+                run.emit("pass", 1)
+        run.emit("else:")
+        indent = 1
+        if ops:
+            run.emit(f"stack += ({', '.join(ops)},)" if len(ops) > 1 else f"stack.append({ops[0]})", 1)
+    else:
+        indent = 0
+    run.emit(f"h, a, n = _instrs[{at}]", indent)
+    if last and not members:
+        run.emit("return h(f, stack, a, n)", indent)
+        return
+    run.emit("pc = h(f, stack, a, n)", indent)
+    # anything but falling through (a jump, a call, a return, a re-dispatch
+    # after specializing) goes back to the loop
+    run.emit("if pc != n:", indent)
+    run.emit("return pc", indent + 1)
+    if members:
+        for out in reversed(outs):
+            run.emit(f"{out} = stack.pop()", 1)
+        for out in outs:
+            run.push(out)
+        if last:
+            run.flush()
+            run.emit(f"return {run.param(run.info.instrs[pc][2])}")
 
 
-def _build(run, instrs):
-    params = ", ".join(["f", "stack", "arg", "nxt", "_instrs"] + [p for p, _ in run.params])
-    body = "\n".join("    " + line for line in run.lines)
-    source = f"def fused({params}):\n{body}\n"
+def _build(run, instrs, start):
+    names = ", ".join(f"p{i}" for i in range(len(run.params)))
+    params = "f, stack, arg, nxt, _instrs" + (", " + names if names else "")
+    body = "\n".join("        " + line for line in run.lines)
+    source = (f"def fused({params}):\n"
+              f"    at = arg[3]\n"
+              f"    try:\n{body}\n"
+              f"    except BaseException:\n"
+              f"        if f.raised_at < 0:\n"
+              f"            f.raised_at = at\n"
+              f"        raise\n")
     template = _TEMPLATES.get(source)
     if template is None:
         ns = dict(_NAMESPACE)
         exec(compile(source, FILENAME, "exec"), ns)
         template = _TEMPLATES[source] = ns["fused"]
     fn = template.__class__(template.__code__, template.__globals__, "fused")
-    fn.__defaults__ = (instrs,) + tuple(v for _, v in run.params)
+    fn.__defaults__ = (instrs,) + tuple(run.params)
     return fn
 
 
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function
 
 
+def _members(info, pc):
+    """(handler, shape) of the members a site's fused run executes in place."""
+    site = info.instrs[pc][1]
+    out = []
+    for handler in site.family.inline_members(site.oparg):
+        shape = handler.fuse_as(site.oparg)
+        if shape is not None:
+            out.append((handler, shape))
+    # one shape of results per site (members of a family push alike)
+    return [m for m in out if len(m[1].results) == len(out[0][1].results)] if out else []
+
+
 def fuse(info):
     """Install a fused function at the start of every run of simple instructions.
 
     The function goes on past the run: through each following instruction
-    that is not simple (executed through the table) and the simple ones after
-    it, until a jump or a return, or MAX_DISPATCHED such instructions.
+    that is not simple (executed in place when it can be, else through the
+    table) and the simple ones after it, until a jump or a return, or
+    MAX_DISPATCHED instructions executed through the table.
     """
     instrs = info.instrs
     opcodes = info.opcodes
     opargs = info.opargs
     starts = info.starts
+    sites = {site.pc for site in info.sites}
     n = len(starts)
     i = 0
     while i < n:
@@ -238,7 +380,7 @@ def fuse(info):
         if opcodes[pc] not in SIMPLE:
             i += 1
             continue
-        run = _Run()
+        run = _Run(info)
         count = dispatched = 0
         j = i
         ended = False
@@ -249,20 +391,26 @@ def fuse(info):
             count += 1
             if op in SIMPLE:
                 _simple(run, op, opargs[p], instrs[p][1])
-            elif op in TERMINATORS:
+                continue
+            if op in TERMINATORS:
                 _, arg, nxt = instrs[p]
                 _terminate(run, op, arg, nxt)
                 ended = True
                 break
-            else:
-                dispatched += 1
-                last = dispatched == MAX_DISPATCHED or j == n
-                _dispatch(run, p, last)
-                if last:
-                    ended = True
-                    break
+            if p not in sites and op in GENERIC:
+                shape = GENERIC[op](opargs[p], instrs[p][1])
+                if shape is not None and instrs[p][0] is HANDLERS[op]:
+                    _in_place(run, p, shape, instrs[p][1])
+                    continue
+            dispatched += 1
+            last = dispatched == MAX_DISPATCHED or j == n
+            _dispatch(run, p, last, _members(info, p) if p in sites else ())
+            if last:
+                ended = True
+                break
         if ended and count >= 2:
-            instrs[pc] = (_build(run, instrs), instrs[pc], None)
+            entry = instrs[pc]
+            instrs[pc] = (_build(run, instrs, pc), (*entry, pc), None)
         # the next run starts after this one's simple instructions
         i += 1
         while i < n and opcodes[starts[i]] in SIMPLE:

@@ -11,7 +11,6 @@ object resumes the interpreted frame with `run_frame`.
 import types
 
 from quickening.interp import host, tracebacks
-from quickening.interp.handled import current as _handled_now
 from quickening.interp.loop import run_frame
 from quickening.interp.ops.registry import RETURN
 
@@ -73,14 +72,17 @@ class InterpGenerator:
                 frame.pc = _DONE
                 raise exc
         self.running = True
-        # what the caller is handling: sys.exception() in the frame once its own
-        # handlers are done (CPython chains the generator's exc_state to the caller's)
-        frame.outer_handled = _handled_now()
         try:
             result = run_frame(frame, exc)
+        except BaseException:
+            if frame.pc < 0:
+                # finished with an exception: as CPython clears the frame, the
+                # generator no longer holds its locals and stack
+                frame.stack.clear()
+                frame.exc_stack = None
+            raise
         finally:
             self.running = False
-            frame.outer_handled = None
         if frame.pc == RETURN:
             frame.stack.clear()
             if result is None:
@@ -90,6 +92,23 @@ class InterpGenerator:
 
     def _exhausted(self):
         raise StopIteration
+
+    def _resume_scoped(self, value, exc=None):
+        """_resume for throw() and close(): CPython runs the frame with the
+        generator's own exception state on top of the caller's (gen_send_ex), so
+        what the frame's handlers set and clear is not the caller's.  A native
+        caller reaching us through the driver's throw()/close() has pushed none:
+        run inside a native generator, whose exception state stands in for it."""
+        scope = _exc_scope(self._resume, value, exc)
+        try:
+            scope.send(None)
+        except StopIteration as done:
+            result, stop = done.value
+        else:
+            raise SystemError("exception scope yielded")
+        if stop is not None:
+            raise stop
+        return result
 
     def send(self, value):
         return self._resume(value)
@@ -123,17 +142,20 @@ class InterpGenerator:
                         write_unraisable(err, yf)
                         close = None
                     if close is not None:
-                        close()
+                        close()   # (CPython links no frame here, unlike for throw)
                 except BaseException as err:
                     self.running = False
-                    return self._resume(None, err)
+                    return self._resume_scoped(None, err)
                 self.running = False
-                return self._resume(None, exc)
+                return self._resume_scoped(None, exc)
             meth = getattr(yf, "throw", None)
             if meth is not None:
                 self.running = True
                 try:
-                    if type(yf) in (types.GeneratorType, types.CoroutineType) or args is None:
+                    if type(yf) in (types.GeneratorType, types.CoroutineType):
+                        # the frame is the caller of the one thrown into (_gen_throw)
+                        result = on_behalf(self.frame, meth, exc)
+                    elif args is None:
                         result = meth(exc)
                     else:
                         # as _gen_throw: the arguments throw() was given, up to the first absent one
@@ -143,10 +165,10 @@ class InterpGenerator:
                     return self._finish_yield_from(stop.value)
                 except BaseException as err:
                     self.running = False
-                    return self._resume(None, err)
+                    return self._resume_scoped(None, err)
                 self.running = False
                 return result
-        return self._resume(None, exc)
+        return self._resume_scoped(None, exc)
 
     def _finish_yield_from(self, value):
         """The sub-iterator finished with value: the yield from / await expression is done."""
@@ -156,7 +178,7 @@ class InterpGenerator:
         end_send = info.instrs[send_pc][2] + info.opargs[send_pc]  # SEND jumps forward by its oparg
         frame.stack.pop()
         frame.pc = end_send + 1
-        return self._resume(value)
+        return self._resume_scoped(value)
 
     def close(self):
         frame = self.frame
@@ -171,6 +193,24 @@ class InterpGenerator:
             self.close_value = stop.value
             return stop.value
         raise RuntimeError(f"{self._kind} ignored GeneratorExit")
+
+
+def _exc_scope(call, *args):
+    try:
+        return call(*args), None
+    except StopIteration as stop:   # a generator must not let it out (PEP 479)
+        return None, stop
+    yield  # noqa: unreachable (makes this a generator: see _resume_scoped)
+
+
+def on_behalf(f, call, *args):
+    """call(*args) made by the suspended frame f while it delegates (throw() and
+    close() passed on to what it yields from / awaits): as in CPython, f is the
+    caller of what runs meanwhile.  Frame walks (frameview, hostframes) take this
+    host frame for a run of the loop whose frame and entry are f."""
+    entry = f  # noqa: F841  (read through f_locals, like run_frame's)
+    pc = -1    # noqa: F841  (not running an instruction: f is at its yield)
+    return call(*args)
 
 
 _UnraisableHookArgs = None
@@ -367,7 +407,8 @@ _drive_iterable_coroutine = types.FunctionType(
                                       | host.CO_ITERABLE_COROUTINE),
     globals(), "_drive_iterable_coroutine")
 
-for _fn in (_drive_generator, _drive_coroutine, _drive_async_generator, _drive_iterable_coroutine):
+for _fn in (_drive_generator, _drive_coroutine, _drive_async_generator, _drive_iterable_coroutine,
+            _exc_scope):
     tracebacks.INTERNAL_CODES.add(_fn.__code__)
 
 

@@ -62,6 +62,7 @@ BINARY_OP_SYMBOLS = tuple(sym for _, sym in dis._nb_ops)
 _CMP_FUNCS = {"<": operator.lt, "<=": operator.le, "==": operator.eq,
               "!=": operator.ne, ">": operator.gt, ">=": operator.ge}
 COMPARE_OPS = tuple(_CMP_FUNCS[sym] for sym in opcode.cmp_op)
+COMPARE_SYMBOLS = tuple(opcode.cmp_op)
 
 INTRINSIC_1 = tuple(dis._intrinsic_1_descs)
 INTRINSIC_2 = tuple(dis._intrinsic_2_descs)

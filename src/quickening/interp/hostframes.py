@@ -32,11 +32,11 @@ def _run_frame_code():
 
 def _walk(host):
     """Frames from host outwards: native frames, and views of interpreted ones."""
-    from quickening.interp.frameview import view_of
-    loop_code = _run_frame_code()
+    from quickening.interp.frameview import _carrier_codes, view_of
+    carriers = _carrier_codes()
     while host is not None:
         code = host.f_code
-        if code is loop_code:
+        if id(code) in carriers:
             f_locals = host.f_locals
             frame, entry = f_locals.get("f"), f_locals.get("entry")
             while frame is not None:
@@ -73,6 +73,12 @@ def getframemodulename(depth=0):
         frame = _frame_at(caller, depth.__index__())
     except ValueError:
         return None
+    return module_name_of(frame)
+
+
+def module_name_of(frame):
+    """sys._getframemodulename's answer for a frame (or view): its function's
+    __module__, else its globals' __name__."""
     func_module = None
     if type(frame).__name__ == "FrameView":
         func = frame._frame.func

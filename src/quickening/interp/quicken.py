@@ -204,6 +204,8 @@ class Family:
         self.operands = operands
         self.base_handler = None
         self.decode = None
+        # members a fused run executes in place (fusion.py): oparg -> handlers with .fuse_as
+        self.inline_members = lambda oparg: ()
 
     def adaptive(self, decode=None):
         """Register the base instruction's adaptive handler."""

@@ -253,12 +253,46 @@ if hasattr(sys, "_getframemodulename"):
     @intercept(sys._getframemodulename)
     def _getframemodulename(f, func, args, kwargs):
         depth = (args[0] if args else (kwargs or {}).get("depth", 0))
-        while depth > 0 and f is not None:
-            f = f.back
-            depth -= 1
-        if f is None:
+        if type(depth) is not int or len(args) > 1 or set(kwargs or ()) - {"depth"}:
+            return func(*args, **(kwargs or {}))   # let CPython word the misuse
+        from quickening.interp import hostframes
+        try:
+            frame = _frame_at(f, depth) if depth > 0 else None
+        except ValueError:
             return None
-        return f.globals.get("__name__")
+        if frame is None:   # the caller itself
+            return f.func.__module__ if f.func is not None else f.globals.get("__name__")
+        return hostframes.module_name_of(frame)
+
+
+# -- inspect's generator locals -------------------------------------------------------
+def _inner_of(obj, frame_attr):
+    """The interpreter's object behind a generator / coroutine / async generator made
+    by generators.wrap (the native driver's `inner`), or None."""
+    from quickening.interp import generators, tracebacks
+    frame = getattr(obj, frame_attr, None)
+    if frame is None or frame.f_code not in tracebacks.INTERNAL_CODES:
+        return None
+    inner = frame.f_locals.get("inner")
+    return inner if isinstance(inner, generators.InterpGenerator) else None
+
+
+def _generator_locals(frame_attr):
+    """inspect.get*locals(obj): gi_frame.f_locals is the driver's; the locals are
+    the interpreted frame's (while the object is not finished, as in CPython)."""
+    def handler(f, func, args, kwargs):
+        if len(args) == 1 and not kwargs:
+            inner = _inner_of(args[0], frame_attr)
+            if inner is not None:
+                from quickening.interp.localsproxy import f_locals
+                return f_locals(inner.frame)
+        return func(*args, **(kwargs or {}))
+    return handler
+
+
+INTERCEPTS[id(inspect.getgeneratorlocals)] = _generator_locals("gi_frame")
+INTERCEPTS[id(inspect.getcoroutinelocals)] = _generator_locals("cr_frame")
+INTERCEPTS[id(inspect.getasyncgenlocals)] = _generator_locals("ag_frame")
 
 
 # -- stacks and warnings, seen from the interpreted frame ------------------------------

@@ -78,6 +78,14 @@ def add_entry(exc, frame, lasti):
     """Prepend the traceback entry of an interpreted frame at instruction lasti."""
     info = frame.info
     tb = strip_internal(exc.__traceback__)
+    for chained in (exc.__cause__, exc.__context__):
+        # an exception a handler caught and chained (raise ... from err) never left
+        # the handler: its traceback holds only the interpreter's frames, which
+        # CPython's would not have (nor keep alive)
+        if chained is not None:
+            ctb = chained.__traceback__
+            if ctb is not None and is_internal(ctb.tb_frame.f_code):
+                chained.__traceback__ = strip_internal(ctb)
     line = info.line_at(lasti)
     exc.__traceback__ = types.TracebackType(tb, standin_frame(info, frame.globals), lasti * 2,
                                             line if line is not None else -1)

@@ -59,5 +59,5 @@ def step(ts, f, stack, instrs, pc):
     f.trace_prev = pc
     h, arg, nxt = instrs[pc]
     if nxt is None:     # a fused run (fusion.py): trace its instructions one by one
-        h, arg, nxt = arg
+        h, arg, nxt = arg[:3]
     return h(f, stack, arg, nxt)

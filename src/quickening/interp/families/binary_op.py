@@ -7,6 +7,7 @@ operand), int and float; `*` and `-` on int and float.  Everything else fails
 """
 
 from quickening.interp import host
+from quickening.interp.fusion import Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("BINARY_OP", [
@@ -184,3 +185,21 @@ def _make_inplace_add_unicode(local):
             return nxt
         return _deopt(f, stack, site, nxt)
     return inplace_add_unicode
+
+
+# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+def _fused(member, t, sym, opargs):
+    def fuse_as(oparg):
+        if oparg not in opargs:
+            return None
+        return Shape(2, [f"{{0}} {sym} {{1}}"], guard=f"type({{0}}) is {t} and type({{1}}) is {t}")
+    member.fuse_as = fuse_as
+    return member
+
+
+_INLINE = (
+    _fused(add_int, "int", "+", _ADD), _fused(subtract_int, "int", "-", _SUB),
+    _fused(multiply_int, "int", "*", _MUL), _fused(add_float, "float", "+", _ADD),
+    _fused(subtract_float, "float", "-", _SUB), _fused(multiply_float, "float", "*", _MUL),
+    _fused(add_unicode, "str", "+", _ADD))
+FAMILY.inline_members = lambda oparg: _INLINE

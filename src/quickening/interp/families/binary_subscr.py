@@ -25,6 +25,7 @@ from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
 from quickening.interp.ops.registry import SWITCH
+from quickening.interp.fusion import Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("BINARY_SUBSCR", [
@@ -207,3 +208,14 @@ def binary_subscr_getitem(f, stack, site, nxt):
             f.callee = callee
             return SWITCH
     return _deopt(f, stack, site, nxt)
+
+
+# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+def _index_guard(t):
+    return f"type({{1}}) is int and type({{0}}) is {t} and 0 <= {{1}} < {_COMPACT} and {{1}} < len({{0}})"
+
+
+binary_subscr_list_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("list"))
+binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("tuple"))
+_INLINE = (binary_subscr_list_int, binary_subscr_tuple_int)
+FAMILY.inline_members = lambda oparg: _INLINE

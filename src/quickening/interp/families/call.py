@@ -99,6 +99,19 @@ def _bind():
         _masquerade, _call_as = masquerade.wants, masquerade.call_as
     except ImportError:
         _masquerade = lambda func: False   # noqa: E731
+    from quickening.interp import hostframes
+    for standin, orig in ((hostframes.getframe, hostframes._orig_getframe),
+                          (hostframes.getframemodulename, hostframes._orig_getframemodulename),
+                          (hostframes.warn, hostframes._orig_warn)):
+        if orig is not None and type(orig) is BuiltinFunctionType:
+            STANDINS[id(standin)] = orig
+
+
+# Python functions the interpreter installs in place of builtins (sys._getframe,
+# sys._getframemodulename, warnings.warn: hostframes.py), by id -> the builtin.
+# CPython calls the builtin, so a site calling a stand-in specializes (and
+# guards) as for the builtin it stands for.
+STANDINS = {}
 
 
 # -- the base instruction --------------------------------------------------------------
@@ -132,6 +145,9 @@ def specialize(site, f, stack):
     if t is BuiltinFunctionType:
         return _specialize_c_call(site, callable_, nargs)
     if t is FunctionType:
+        orig = STANDINS.get(id(callable_))
+        if orig is not None:
+            return _specialize_c_call(site, orig, nargs, callable_)
         return _specialize_py_call(site, callable_, nargs, False)
     if t.__flags__ & _TYPE_SUBCLASS:
         return _specialize_class_call(site, callable_, nargs)
@@ -192,7 +208,9 @@ def _specialize_py_call(site, func, nargs, bound_method):
                            _make_py_general(site, cache, func, kind is None, nargs), cache, cells)
 
 
-def _specialize_c_call(site, fn, nargs):
+def _specialize_c_call(site, fn, nargs, standin=None):
+    """fn: an exact builtin function; standin: the interpreter's Python function
+    standing for it, which is what the site calls (see STANDINS)."""
     if not facts.cfunction_has_code(fn):
         return site.fail("OTHER")
     raw = _cflags(fn)
@@ -202,6 +220,8 @@ def _specialize_c_call(site, fn, nargs):
     # alive: a module function, not a builtin method bound to some object.
     owner = fn.__self__
     keep = raw == flags and (owner is None or type(owner) is ModuleType)
+    if standin is not None:
+        fn = standin
     special = INTERCEPTS.get(id(fn))
     cache = (fn if keep else None, special)
     if flags == _METH_O:
@@ -815,7 +835,7 @@ def non_py_general(f, stack, site, nxt):
     base = len(stack) - oparg - 2
     func = stack[base]
     tf = type(func)
-    if tf is not FunctionType and tf is not MethodType:
+    if (tf is not FunctionType or id(func) in STANDINS) and tf is not MethodType:
         args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
         del stack[base:]
         return _call_native(f, stack, func, args, INTERCEPTS.get(id(func)), nxt)
@@ -877,7 +897,8 @@ def _c_function_member(flags_required, arity):
             return _deopt(f, stack, site, nxt)
         cached, special = site.cache
         if fn is not cached:
-            if type(fn) is not BuiltinFunctionType or _cflags(fn) != flags_required:
+            orig = STANDINS.get(id(fn)) if type(fn) is FunctionType else fn
+            if type(orig) is not BuiltinFunctionType or _cflags(orig) != flags_required:
                 return _deopt(f, stack, site, nxt)
             special = INTERCEPTS.get(id(fn))
         args = stack[base + 2:] if selfless else stack[base + 1:]

@@ -156,6 +156,17 @@ FAIL_KIND = {
 }
 
 
+def fail_as_native(site, native, name, store):
+    """An object standing for an instance of the native type `native` (a
+    FrameView for a frame): attribute sites fail as CPython's do on that type,
+    whose attributes are getset/member descriptors (its methods, which CPython
+    would specialize in the method-call form, fail here too)."""
+    kind, _ = analyze_descriptor(native, name, store)
+    if kind is ABSENT:
+        return site.fail("ATTR_NOT_MANAGED_DICT")
+    return site.fail(FAIL_KIND.get(kind, "OTHER"))
+
+
 def function_check_args(fn, expected_argcount):
     """None if fn is a simple function of `expected_argcount` parameters, else the kind."""
     code = fn.__code__
@@ -323,6 +334,9 @@ def specialize(site, owner):
         return specialize_module(site, owner, name, method)
     if t.__flags__ & F_TYPE_SUBCLASS:
         return specialize_class(site, owner, name, method)
+    native = facts.stands_for(t)
+    if native is not t:
+        return fail_as_native(site, native, name, False)
     tv = M32[(id(t) + TV) >> 2]
     if tv:
         key = (FAMILY, name, method, tv, M64[(id(t) + GETATTRO) >> 3])

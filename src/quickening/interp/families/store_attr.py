@@ -55,6 +55,9 @@ def specialize(site, owner):
     t = type(owner)
     if t is ModuleType:
         return site.fail("OVERRIDDEN")
+    native = facts.stands_for(t)
+    if native is not t:
+        return _la.fail_as_native(site, native, name, True)
     tv = M32[(id(t) + TV) >> 2]
     if tv and _la.replay(site, owner, (FAMILY, name, 0, tv, M64[(id(t) + _la.GETATTRO) >> 3])):
         return None

@@ -9,6 +9,7 @@ execution); on an exact dict -> DICT.  Everything else fails.
 import types
 
 from quickening.interp.ops import containers
+from quickening.interp.fusion import Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("STORE_SUBSCR", ["STORE_SUBSCR_DICT", "STORE_SUBSCR_LIST_INT"], operands=2)
@@ -103,3 +104,10 @@ def store_subscr_dict(f, stack, site, nxt):
         container[sub] = stack.pop()
         return nxt
     return _deopt(f, stack, site, nxt)
+
+
+# -- in place in fused runs (fusion.py): the member's guard and operation -------------------
+store_subscr_list_int.fuse_as = lambda oparg: Shape(
+    3, effects=["{1}[{2}] = {0}"],
+    guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT} and {{2}} < len({{1}})")
+FAMILY.inline_members = lambda oparg: (store_subscr_list_int,)

@@ -11,6 +11,7 @@ tuple, set, bytes ... (`if 1.5:` stays TO_BOOL).
 
 from quickening.interp import facts
 from quickening.interp.ops import arith
+from quickening.interp.fusion import Shape
 from quickening.interp.quicken import Family, pack32
 
 FAMILY = Family("TO_BOOL", [
@@ -43,7 +44,7 @@ def _defines(cls, name):
 
 
 def specialize(site, value):
-    t = type(value)
+    t = facts.stands_for(type(value))
     if t is bool:
         return site.specialize("TO_BOOL_BOOL", to_bool_bool)
     if t is int:
@@ -126,3 +127,15 @@ def to_bool_always_true(f, stack, site, nxt):
         stack[-1] = True
         return nxt
     return _deopt(f, stack, site, nxt)
+
+
+# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+to_bool_bool.fuse_as = lambda oparg: Shape(1, ["{0}"], guard="type({0}) is bool", raises=False)
+to_bool_int.fuse_as = lambda oparg: Shape(1, ["{0} != 0"], guard="type({0}) is int", raises=False)
+to_bool_list.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is list",
+                                           raises=False)
+to_bool_none.fuse_as = lambda oparg: Shape(1, ["False"], guard="{0} is None", raises=False)
+to_bool_str.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is str",
+                                          raises=False)
+_INLINE = (to_bool_bool, to_bool_int, to_bool_list, to_bool_none, to_bool_str)
+FAMILY.inline_members = lambda oparg: _INLINE

@@ -6,6 +6,7 @@ instruction then raises); so does anything else.  Guards: type and length.
 """
 
 from quickening.interp.ops import containers
+from quickening.interp.fusion import Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("UNPACK_SEQUENCE", [
@@ -83,3 +84,19 @@ def unpack_sequence_list(f, stack, site, nxt):
         stack.extend(seq[::-1])
         return nxt
     return _deopt(f, stack, site, nxt)
+
+
+# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+def _items(n):
+    # pushed last item first: the first item ends on top
+    return [f"{{0}}[{k}]" for k in reversed(range(n))]
+
+
+unpack_sequence_two_tuple.fuse_as = lambda oparg: (
+    Shape(1, _items(2), guard="type({0}) is tuple and len({0}) == 2") if oparg == 2 else None)
+unpack_sequence_tuple.fuse_as = lambda oparg: Shape(
+    1, _items(oparg), guard=f"type({{0}}) is tuple and len({{0}}) == {oparg}")
+unpack_sequence_list.fuse_as = lambda oparg: Shape(
+    1, _items(oparg), guard=f"type({{0}}) is list and len({{0}}) == {oparg}")
+_INLINE = (unpack_sequence_two_tuple, unpack_sequence_tuple, unpack_sequence_list)
+FAMILY.inline_members = lambda oparg: _INLINE if oparg <= 8 else ()

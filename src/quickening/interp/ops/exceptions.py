@@ -51,11 +51,7 @@ def push_exc_info(f, stack, arg, nxt):
 
 @handles("POP_EXCEPT")
 def pop_except(f, stack, arg, nxt):
-    prev = stack.pop()
-    if prev is None and f.gen is not None:
-        # a generator's outermost handler is done: the caller's exception shows again
-        prev = getattr(f, "outer_handled", None)
-    handled.set_handled(prev)
+    handled.set_handled(stack.pop())
     if f.exc_stack:
         f.exc_stack.pop()
     return nxt

@@ -1,0 +1,146 @@
+"""Whole programs through `quickening fidelity`: every executed site must agree.
+
+Each program exercises something only a whole run shows: the frames under
+the main module (data-stack positions), imported modules and threads, sites
+run by atexit handlers, frame objects and the builtins the interpreter
+replaces (sys._getframe, warnings.warn), classes that die."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+PROGRAMS = {
+    # deep recursion from the main module: chunk boundaries of the data stack
+    # sit where CPython's do only if nothing is under the main module's frame
+    "recursion_from_main": ({"main.py": """
+import sys
+sys.setrecursionlimit(3000)
+def rec(n):
+    return 0 if n == 0 else rec(n - 1) + 1
+class K:
+    def walk(self, n):
+        return 0 if n == 0 else self.walk(n - 1) + 1
+for d in range(1, 400, 3):
+    rec(d)
+    K().walk(d)
+rec(2500)
+"""}),
+    # an imported module's body runs under importlib's frames; a callback
+    # from native code (sorted's key) runs on its caller's data stack
+    "recursion_in_imports": ({
+        "main.py": """
+import modx
+import mody
+mody.go()
+sorted(range(300), key=lambda d: mody.rec2(d))
+""",
+        "modx.py": """
+def rec(n):
+    return 0 if n == 0 else rec(n - 1) + 1
+for d in range(1, 400, 3):
+    rec(d)
+""",
+        "mody.py": """
+def rec2(n):
+    return 0 if n == 0 else rec2(n - 1) + 1
+def go():
+    for d in range(1, 400, 3):
+        rec2(d)
+"""}),
+    # another thread has its own data stack under threading's bootstrap frames
+    "recursion_in_threads": ({"main.py": """
+import threading
+def rec(n):
+    return 0 if n == 0 else rec(n - 1) + 1
+def work():
+    for d in range(1, 400, 3):
+        rec(d)
+class T(threading.Thread):
+    def run(self):
+        work()
+t = threading.Thread(target=work); t.start(); t.join()
+t = T(); t.start(); t.join()
+"""}),
+    # frame objects: attribute sites and truth tests fail as on CPython's
+    # frames; sys._getframe and warnings.warn are called as the builtins
+    "frames_and_replaced_builtins": ({"main.py": """
+import sys, warnings
+def where():
+    f = sys._getframe(1)
+    n = 0
+    while f:
+        n += f.f_lineno > 0
+        n += len(f.f_code.co_name)
+        f = f.f_back
+    return n
+def inner():
+    return where()
+t = 0
+for i in range(80):
+    t += inner()
+    fr = sys._getframe()
+    if fr:
+        t += 1
+    t += fr.f_lasti > 0
+    fr.f_trace = None
+    t += "fr" in fr.f_locals
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    for i in range(60):
+        warnings.warn("x")
+        warnings.warn("y", DeprecationWarning, 2)
+print(t)
+"""}),
+    # sites run by atexit handlers are read after those handlers, on both sides
+    "atexit_handlers": ({"main.py": """
+import atexit
+class H:
+    def __init__(self):
+        self.n = 0
+    def bump(self, k):
+        self.n += k
+h = H()
+def at_exit():
+    for i in range(100):
+        h.bump(i)
+atexit.register(at_exit)
+for i in range(10):
+    h.bump(i)
+"""}),
+    # local classes in reference cycles die only through a collection, whose
+    # timing differs between the interpreter and CPython: the cached class
+    # must still be named the same on both sides
+    "local_classes": ({"main.py": """
+def make(i):
+    class C:
+        def __init__(self):
+            self.a = i
+        def get(self):
+            return C
+    c = C()
+    for _ in range(60):
+        c.get()
+        c.a = c.a + 1
+    return c.a
+junk = []
+for i in range(30):
+    make(i)
+    junk.append([[j] for j in range(2000)])
+"""}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_program_agrees(name, tmp_path):
+    files = PROGRAMS[name]
+    for fname, text in files.items():
+        (tmp_path / fname).write_text(text)
+    report = tmp_path / "fidelity.json"
+    out = subprocess.run([sys.executable, "-m", "quickening", "fidelity", "--json", str(report),
+                          "main.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert report.exists(), out.stderr
+    data = json.loads(report.read_text())
+    assert data["sites"] > 5
+    assert data["disagreements"] == [], out.stdout
