@@ -127,15 +127,29 @@ class _Run:
         self.pending = []      # values pushed by the run, not yet on the list (names)
         self.params = []       # default arguments, in order
         self.ntemps = 0
+        self.live = []         # temps assigned and not deleted
 
     def emit(self, line, indent=0):
         self.lines.append("    " * indent + line)
 
     def temp(self, expr, indent=0):
-        name = f"t{self.ntemps}"
-        self.ntemps += 1
+        name = self.new_temp()
         self.emit(f"{name} = {expr}", indent)
         return name
+
+    def new_temp(self):
+        name = f"t{self.ntemps}"
+        self.ntemps += 1
+        self.live.append(name)
+        return name
+
+    def release(self, keep=()):
+        """Before code that may call out: drop every temp whose value the (simulated)
+        stack no longer holds, so objects die when CPython would free them."""
+        dead = [t for t in self.live if t not in self.pending and t not in keep]
+        if dead:
+            self.emit(f"del {', '.join(dead)}")
+            self.live = [t for t in self.live if t not in dead]
 
     def param(self, value):
         name = f"p{len(self.params)}"
@@ -265,6 +279,7 @@ def _in_place(run, pc, shape, arg):
             run.flush()
         else:
             ops = run.operands(shape.npop)
+        run.release(keep=ops)
         run.at(pc)
     else:
         ops = run.operands(shape.npop)
@@ -283,12 +298,12 @@ def _dispatch(run, pc, last, members=()):
     npop = max((shape.npop for _, shape in members), default=0)
     ops = run.operands(npop) if members else []
     run.flush()
+    run.release(keep=ops)
     at = run.at(pc)
     if members:
         run.emit(f"h = _instrs[{at}][0]")
         nres = len(members[0][1].results)
-        outs = [f"t{run.ntemps + i}" for i in range(nres)]
-        run.ntemps += nres
+        outs = [run.new_temp() for _ in range(nres)]
         for k, (handler, shape) in enumerate(members):
             h = run.param(handler)
             guard = _fill(shape.guard, ops, None)

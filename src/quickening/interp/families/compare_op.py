@@ -6,6 +6,10 @@ and `!=` only.  Every member produces a bool, whatever the oparg's to-bool
 bit says, so one member serves both forms.
 """
 
+import functools
+
+from quickening.interp import host
+from quickening.interp.fusion import Shape
 from quickening.interp.ops import arith
 from quickening.interp.quicken import Family
 
@@ -76,6 +80,7 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- members: guards first, then the operation ---------------------------------------
+@functools.cache     # one handler per operator: fused runs recognize it (fusion.py)
 def _member(op, t):
     """COMPARE_OP_FLOAT / COMPARE_OP_STR for one comparison operator."""
     def compare(f, stack, site, nxt):
@@ -90,6 +95,7 @@ def _member(op, t):
     return compare
 
 
+@functools.cache
 def _compare_int(op):
     def compare_op_int(f, stack, site, nxt):
         rhs = stack[-1]
@@ -101,3 +107,24 @@ def _compare_int(op):
             return nxt
         return _deopt(f, stack, site, nxt)
     return compare_op_int
+
+
+# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+def _inline_members(oparg):
+    op = host.COMPARE_OPS[oparg >> 5]
+    sym = host.COMPARE_SYMBOLS[oparg >> 5]
+    result = [f"{{0}} {sym} {{1}}"]
+    members = []
+    for handler, guard in (
+            (_compare_int(op), f"type({{0}}) is int and type({{1}}) is int and "
+                               f"-{_COMPACT} < {{0}} < {_COMPACT} and -{_COMPACT} < {{1}} < {_COMPACT}"),
+            (_member(op, float), "type({0}) is float and type({1}) is float"),
+            (_member(op, str), "type({0}) is str and type({1}) is str")):
+        if handler.__name__ == "compare_op_str" and oparg >> 5 not in (_EQ, _NE):
+            continue
+        handler.fuse_as = lambda oparg, guard=guard: Shape(2, result, guard=guard, raises=False)
+        members.append(handler)
+    return members
+
+
+FAMILY.inline_members = _inline_members
