@@ -31,7 +31,7 @@ class CodeInfo:
         "exc_entries", "exc_starts", "names", "localsplus", "nlocalsplus", "nfree",
         "free_start", "ncells_and_locals", "argcount", "posonlycount", "kwonlycount",
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
-        "is_generator_like", "trampoline", "binder_code", "standin", "__weakref__",
+        "is_generator_like", "trampoline", "plain", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
     )
 
@@ -90,6 +90,9 @@ class CodeInfo:
         opcodes = [0] * nunits
         opargs = [0] * nunits
         instrs = [None] * nunits
+        # the instruction table: instrs is what the loop dispatches (fusion.py may put a
+        # fused run at an instruction); plain always holds the instruction's own handler
+        self.plain = plain = [None] * nunits
         starts = []
         prev_start = {}
         ext = 0
@@ -131,9 +134,10 @@ class CodeInfo:
             if family is not None:
                 site = quicken.Site(self, pc, nxt, family, family.base_handler, arg, opargs[pc])
                 sites.append(site)
+                instrs[pc] = plain[pc] = (None, None, -1)
                 quicken.install(site, family.base_handler)
             else:
-                instrs[pc] = (handler, arg, nxt)
+                instrs[pc] = plain[pc] = (handler, arg, nxt)
         self.sites = sites
 
     def _decode_exception_table(self):

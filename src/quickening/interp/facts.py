@@ -423,8 +423,10 @@ def _find_next_keys_version():
         v = native_assignment()
         if not v:
             return 0
+        # right after a native assignment the counter is exactly one above the
+        # version handed out (other counters, e.g. code versions, move differently)
         candidates = {i: MEM32[base + i] for i, w in candidates.items()
-                      if w < MEM32[base + i] and v < MEM32[base + i] <= v + 64}
+                      if w < MEM32[base + i] == v + 1}
     return interp + 4 * next(iter(candidates)) if len(candidates) == 1 else 0
 
 

@@ -25,6 +25,7 @@ in different code objects share one compiled function, their constants and
 instruction indexes being default arguments.
 """
 
+import dis
 import os
 
 from quickening.interp import host
@@ -336,15 +337,15 @@ def _dispatch(run, pc, last, members=()):
             run.push(out)
         if last:
             run.flush()
-            run.emit(f"return {run.param(run.info.instrs[pc][2])}")
+            run.emit(f"return {run.param(run.info.plain[pc][2])}")
 
 
-def _build(run, instrs, start):
+def _build(run, instrs):
     names = ", ".join(f"p{i}" for i in range(len(run.params)))
     params = "f, stack, arg, nxt, _instrs" + (", " + names if names else "")
     body = "\n".join("        " + line for line in run.lines)
     source = (f"def fused({params}):\n"
-              f"    at = arg[3]\n"
+              f"    at = arg\n"
               f"    try:\n{body}\n"
               f"    except BaseException:\n"
               f"        if f.raised_at < 0:\n"
@@ -365,7 +366,7 @@ MAX_DISPATCHED = 6    # instructions executed through the table per fused functi
 
 def _members(info, pc):
     """(handler, shape) of the members a site's fused run executes in place."""
-    site = info.instrs[pc][1]
+    site = info.plain[pc][1]
     out = []
     for handler in site.family.inline_members(site.oparg):
         shape = handler.fuse_as(site.oparg)
@@ -375,29 +376,43 @@ def _members(info, pc):
     return [m for m in out if len(m[1].results) == len(out[0][1].results)] if out else []
 
 
-def fuse(info):
-    """Install a fused function at the start of every run of simple instructions.
+def _entry_points(info):
+    """Instructions the loop may be asked to dispatch: the first one, jump and
+    exception-handler targets, and each one after an instruction that is not
+    simple (where a frame resumes after a call or a yield)."""
+    starts = info.starts
+    opcodes = info.opcodes
+    points = {starts[0]}
+    points.update(e.target for e in info.exc_entries)
+    for ins in dis.get_instructions(info.code):
+        if ins.jump_target is not None:
+            points.add(ins.jump_target // 2)
+    for k in range(1, len(starts)):
+        if opcodes[starts[k - 1]] not in SIMPLE:
+            points.add(starts[k])
+    return sorted(points)
 
-    The function goes on past the run: through each following instruction
-    that is not simple (executed in place when it can be, else through the
-    table) and the simple ones after it, until a jump or a return, or
-    MAX_DISPATCHED instructions executed through the table.
+
+def fuse(info):
+    """Install a fused function at every entry point that starts two or more instructions.
+
+    The function runs the simple instructions from there, executes each
+    instruction that is not simple in place when it can (else through
+    info.plain) and goes on, until a jump or a return, or MAX_DISPATCHED
+    instructions executed through the table.
     """
     instrs = info.instrs
+    plain = info.plain
     opcodes = info.opcodes
     opargs = info.opargs
     starts = info.starts
+    index = {pc: k for k, pc in enumerate(starts)}
     sites = {site.pc for site in info.sites}
     n = len(starts)
-    i = 0
-    while i < n:
-        pc = starts[i]
-        if opcodes[pc] not in SIMPLE:
-            i += 1
-            continue
+    for pc in _entry_points(info):
         run = _Run(info)
         count = dispatched = 0
-        j = i
+        j = index[pc]
         ended = False
         while j < n:
             p = starts[j]
@@ -405,17 +420,17 @@ def fuse(info):
             j += 1
             count += 1
             if op in SIMPLE:
-                _simple(run, op, opargs[p], instrs[p][1])
+                _simple(run, op, opargs[p], plain[p][1])
                 continue
             if op in TERMINATORS:
-                _, arg, nxt = instrs[p]
+                _, arg, nxt = plain[p]
                 _terminate(run, op, arg, nxt)
                 ended = True
                 break
             if p not in sites and op in GENERIC:
-                shape = GENERIC[op](opargs[p], instrs[p][1])
-                if shape is not None and instrs[p][0] is HANDLERS[op]:
-                    _in_place(run, p, shape, instrs[p][1])
+                shape = GENERIC[op](opargs[p], plain[p][1])
+                if shape is not None and plain[p][0] is HANDLERS[op]:
+                    _in_place(run, p, shape, plain[p][1])
                     continue
             dispatched += 1
             last = dispatched == MAX_DISPATCHED or j == n
@@ -424,9 +439,4 @@ def fuse(info):
                 ended = True
                 break
         if ended and count >= 2:
-            entry = instrs[pc]
-            instrs[pc] = (_build(run, instrs, pc), (*entry, pc), None)
-        # the next run starts after this one's simple instructions
-        i += 1
-        while i < n and opcodes[starts[i]] in SIMPLE:
-            i += 1
+            instrs[pc] = (_build(run, plain), pc, None)

@@ -8,12 +8,14 @@ inner`, or an explicit delegation loop for async generators); the inner
 object resumes the interpreted frame with `run_frame`.
 """
 
+import sys
 import types
 
 from quickening.interp import host, tracebacks
 from quickening.interp.loop import run_frame
 from quickening.interp.ops.registry import RETURN
 
+_origin_depth = sys.get_coroutine_origin_tracking_depth
 _DONE = -4  # frame.pc of a frame that finished with an exception
 _ABSENT = object()  # an argument throw() was not given
 _RESUME = host.OPMAP["RESUME"]
@@ -69,7 +71,10 @@ class InterpGenerator:
         else:
             self.started = True
             if exc is not None:
+                # thrown in before it started: raised in the frame, at its start
+                tracebacks.add_entry(exc, frame, frame.lasti())
                 frame.pc = _DONE
+                frame.stack.clear()
                 raise exc
         self.running = True
         try:
@@ -175,7 +180,7 @@ class InterpGenerator:
         frame = self.frame
         info = frame.info
         send_pc = info.prev_start[info.prev_start[frame.pc]]
-        end_send = info.instrs[send_pc][2] + info.opargs[send_pc]  # SEND jumps forward by its oparg
+        end_send = info.plain[send_pc][2] + info.opargs[send_pc]  # SEND jumps forward by its oparg
         frame.stack.pop()
         frame.pc = end_send + 1
         return self._resume_scoped(value)
@@ -444,10 +449,34 @@ def wrap(frame, extra_flags=0):
         kind, inner = _drive_iterable_coroutine, InterpGenerator(frame)
     else:
         kind, inner = _drive_generator, InterpGenerator(frame)
-    obj = _driver_for(info, kind, frame.globals)(inner)
+    driver = _driver_for(info, kind, frame.globals)
+    if kind is _drive_coroutine and _origin_depth():
+        obj = _with_origin(driver, inner)
+    else:
+        obj = driver(inner)
     obj.__name__ = code.co_name
     obj.__qualname__ = code.co_qualname
     return obj
+
+
+def _with_origin(driver, inner):
+    """driver(inner) with sys.set_coroutine_origin_tracking_depth() in effect: CPython
+    records cr_origin from the frames that create the coroutine, so it is created
+    under a chain of stub frames named like the creating frames (interpreted ones
+    and the native ones they were called from), innermost first."""
+    from quickening.interp import hostframes
+    from quickening.interp.masquerade import named_code
+    depth = _origin_depth()
+    call, args = driver, (inner,)
+    n = 0
+    for fr in hostframes._walk(hostframes._orig_getframe(1)):
+        if n >= depth:
+            break
+        code = fr.f_code
+        stub = types.FunctionType(named_code(code.co_filename, code.co_name, fr.f_lineno), {})
+        call, args = stub, (call, args, {})
+        n += 1
+    return call(*args)
 
 
 _drivers = {}   # (id(CodeInfo), driver template) -> driver function named like the code

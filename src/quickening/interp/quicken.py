@@ -52,7 +52,12 @@ def install(site, handler):
     """Put handler at the site's instruction (counting executions under --stats)."""
     if Config.collect_stats:
         handler = _counting(handler, handler is site.base_handler)
-    site.info.instrs[site.pc] = (handler, site, site.nxt)
+    entry = (handler, site, site.nxt)
+    info = site.info
+    info.plain[site.pc] = entry
+    if info.instrs[site.pc][2] is None:      # a fused run starts here: it dispatches
+        return                               # this instruction through info.plain
+    info.instrs[site.pc] = entry
 
 
 def _operand_types(stack, site):

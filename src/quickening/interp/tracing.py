@@ -57,7 +57,5 @@ def step(ts, f, stack, instrs, pc):
             f.trace_line = line
             _local(ts, f, "line", None)
     f.trace_prev = pc
-    h, arg, nxt = instrs[pc]
-    if nxt is None:     # a fused run (fusion.py): trace its instructions one by one
-        h, arg, nxt = arg[:3]
+    h, arg, nxt = f.info.plain[pc]     # one by one, never a fused run (fusion.py)
     return h(f, stack, arg, nxt)
