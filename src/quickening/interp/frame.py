@@ -20,7 +20,7 @@ class Frame:
     # default to the class attributes below, so making a frame stays cheap.
     # `callee` and `retval` are always written before they are read.
     __slots__ = ("info", "stack", "pc", "globals", "builtins", "locals",
-                 "back", "callee", "retval", "depth", "__dict__")
+                 "back", "callee", "retval", "depth", "ds", "__dict__")
 
     no_tb = False          # the exception being unwound already has this frame's entry
     gen = None             # the generator object owning this frame
@@ -46,6 +46,7 @@ class Frame:
         self.locals = locals_
         self.back = back
         self.depth = depth
+        self.ds = None     # (top, limit) of CPython's data stack over this frame (_datastack.py)
 
     @property
     def code(self):

@@ -45,7 +45,6 @@ HEADER = 3                       # _PyStackChunk: previous, size, top
 FRAME_SPECIALS = 9               # FRAME_SPECIALS_SIZE on 64-bit 3.13
 INIT_CLEANUP_FRAMESIZE = 2 + FRAME_SPECIALS
 CODE_FRAMESIZE = 76              # PyCodeObject.co_framesize (int)
-KEY = "_datastack"
 
 # the root chunk with nothing on it: the first word skipped
 EMPTY = (HEADER + 1, CHUNK_BYTES // 8)
@@ -154,7 +153,7 @@ def state(f):
     s = None
     while g is not None:
         if not g.info.is_generator_like:
-            s = g.__dict__.get(KEY)
+            s = g.ds
             if s is not None:
                 break
         pending.append(g)
@@ -170,7 +169,7 @@ def state(f):
         elif id(g.inline) in SHIMS:
             s = push(s, INIT_CLEANUP_FRAMESIZE)
         s = push(s, framesize(g.info.code))
-        g.__dict__[KEY] = s
+        g.ds = s
     return s
 
 
@@ -178,7 +177,7 @@ def has_space(f, size):
     """_PyThreadState_HasStackSpace(tstate, size) while f is the current frame."""
     if not ENABLED:
         return True
-    s = f.__dict__.get(KEY)
+    s = f.ds
     if s is None:
         s = state(f)
     return size < s[1] - s[0]

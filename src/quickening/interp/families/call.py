@@ -42,7 +42,7 @@ from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
-from quickening.interp.families._datastack import KEY as _DSKEY, state as _ds_state
+from quickening.interp.families._datastack import state as _ds_state
 
 FAMILY = Family("CALL", [
     "CALL_BOUND_METHOD_EXACT_ARGS", "CALL_PY_EXACT_ARGS", "CALL_TYPE_1", "CALL_STR_1",
@@ -526,13 +526,13 @@ def _make_py_exact_args(site, cache, seen):
             if ((func is seen_ref() and seen_version[0] == version
                  or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
                     and stack[base + 1] is not NULL and f.depth < 900
-                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
+                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
                 args = stack[base + 1:]
                 del stack[base:]
                 args += tail
                 callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
                                           f.depth + 1)
-                callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
+                callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
@@ -544,13 +544,13 @@ def _make_py_exact_args(site, cache, seen):
             if ((func is seen_ref() and seen_version[0] == version
                  or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
                     and stack[-2] is NULL and f.depth < 900
-                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
+                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
                 args = [stack.pop()]
                 del stack[-2:]
                 args += tail
                 callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
                                           f.depth + 1)
-                callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
+                callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
@@ -562,13 +562,13 @@ def _make_py_exact_args(site, cache, seen):
         if ((func is seen_ref() and seen_version[0] == version
              or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
                 and stack[base + 1] is NULL and f.depth < 900
-                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
+                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
             args = stack[base + 2:]
             del stack[base:]
             args += tail
             callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
                                       f.depth + 1)
-            callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
+            callee.ds = (ds[0] + size, ds[1])
             f.pc = nxt
             return SWITCH
         return py_exact_args(f, stack, site, nxt)
@@ -594,13 +594,13 @@ def _make_bound_method_exact_args(site, cache, seen):
             if ((func is seen_ref() and seen_version[0] == version
                  or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
                     and f.depth < 900
-                    and size < (ds := f.__dict__.get(_DSKEY) or _ds_state(f))[1] - ds[0]):
+                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
                 args = stack[base + 1:]
                 del stack[base:]
                 args += tail
                 callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
                                           f.depth + 1)
-                callee.__dict__[_DSKEY] = (ds[0] + size, ds[1])
+                callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return _bound_method_unpacked(f, stack, site, nxt)
