@@ -31,7 +31,7 @@ class CodeInfo:
         "exc_entries", "exc_starts", "names", "localsplus", "nlocalsplus", "nfree",
         "free_start", "ncells_and_locals", "argcount", "posonlycount", "kwonlycount",
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
-        "is_generator_like", "trampoline", "plain", "binder_code", "standin", "__weakref__",
+        "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
     )
 
@@ -49,8 +49,9 @@ class CodeInfo:
         self._decode_instructions()
         self._decode_exception_table()
         self._decode_lines()
+        self.heat = 0
         if quicken.Config.fuse:
-            fusion.fuse(self)
+            fusion.arm(self)
 
     # -- fast locals -------------------------------------------------------
     def _decode_locals(self):

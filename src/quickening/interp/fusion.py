@@ -393,6 +393,46 @@ def _entry_points(info):
     return sorted(points)
 
 
+# -- when: a code object is fused once it is warm ---------------------------------------
+# Generating and compiling the functions costs milliseconds per code object,
+# far more than running code that executes a few times (module bodies, class
+# bodies, most of a test suite).  Until then the code's first instruction and
+# its backward jumps go through small stubs that count; at HOT the code is fused.
+HOT = int(os.environ.get("QUICKENING_FUSE_AFTER", 16))   # tests set 1: fuse at once
+_JUMP_BACK = (JUMP_BACKWARD, JUMP_BACKWARD_NO_INTERRUPT)
+
+
+def arm(info):
+    """Put the warming stubs in place (when the code object is decoded)."""
+    instrs = info.instrs
+    info.heat = 0
+    instrs[0] = (_warm_entry, 0, None)     # nxt None: a site's install() leaves it alone
+    for pc in info.starts:
+        if info.opcodes[pc] in _JUMP_BACK:
+            instrs[pc] = (_warm_jump, pc, None)
+
+
+def _warm(info):
+    info.heat += 1
+    if info.heat == HOT:
+        for pc, entry in enumerate(info.instrs):
+            if entry is not None and entry[2] is None:
+                info.instrs[pc] = info.plain[pc]      # stubs out, blocks in
+        fuse(info)
+
+
+def _warm_entry(f, stack, pc, _):
+    info = f.info
+    _warm(info)
+    h, arg, nxt = info.instrs[0] if info.heat >= HOT else info.plain[0]
+    return h(f, stack, arg, nxt)
+
+
+def _warm_jump(f, stack, pc, _):
+    _warm(f.info)
+    return f.info.plain[pc][1]     # the jump's target
+
+
 def fuse(info):
     """Install a fused function at every entry point that starts two or more instructions.
 

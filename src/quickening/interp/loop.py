@@ -70,14 +70,18 @@ def run_frame(entry, throw=None):
                         f.callee = None
                         if callee.depth > 900 and callee.depth > _getrecursionlimit():
                             exc = RecursionError("maximum recursion depth exceeded")
+                            chain_context(exc, handled.current())
                             pc = f.info.prev_start[f.pc]
                             continue
                         callee.back = f
                         ts.frame = f = callee
-                        if ts.tracer is not None:
-                            tracing.on_call(ts, f)
                         callee = None  # keep no reference to a frame once it returns
                         pc = f.pc
+                        if ts.tracer is not None:
+                            try:
+                                tracing.on_call(ts, f)
+                            except BaseException as e:
+                                exc = e     # raised by the 'call' event: in the new frame
                         continue
                     if pc == RETURN:
                         if f.trace is not None:

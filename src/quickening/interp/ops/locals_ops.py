@@ -110,7 +110,7 @@ def unbound_deref(f, index):
             f"cannot access local variable '{varname}' where it is not associated with a value")
     return NameError(
         f"cannot access free variable '{varname}' where it is not associated with a value "
-        f"in enclosing scope")
+        f"in enclosing scope", name=varname)
 
 
 @handles("LOAD_DEREF")
@@ -168,7 +168,8 @@ def _global(info, oparg, pc, nxt):
 
 
 def name_error(varname):
-    return NameError(f"name '{varname}' is not defined")
+    # .name as _PyEval_FormatExcCheckArg sets it (traceback's "Did you mean" uses it)
+    return NameError(f"name '{varname}' is not defined", name=varname)
 
 
 def load_global_value(f, varname):

@@ -1,0 +1,161 @@
+"""Fused runs (fusion.py) behave exactly like the instructions they stand for.
+
+Most code the other tests run is too short-lived to get warm, so it never
+runs fused.  Here every code object is fused at its first execution
+(fusion.HOT = 1) and the same differential checks run again: whole programs,
+the snippets, the fuzzing corpus and seeds; plus the points where a fused
+run must hand back exactly what a single instruction would: the line of an
+exception, the line a callee sees, object lifetimes, tracing.
+"""
+
+import os
+
+import pytest
+
+from quickening.interp import fusion
+from tests.interp import fuzzing
+from tests.interp.differential import PYTHON, assert_same, run_program
+from tests.interp.test_fuzz import FOUND, KNOWN_DIFFERENCES
+from tests.interp.test_programs import PROGRAMS
+from tests.interp.test_snippets import SNIPPETS
+
+
+@pytest.fixture(autouse=True)
+def fuse_at_once(monkeypatch):
+    monkeypatch.setattr(fusion, "HOT", 1)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=os.path.basename)
+def test_program_fused_same_as_native(path):
+    cwd = os.path.dirname(path)
+    nat = run_program([PYTHON, path, "arg1"], cwd=cwd)
+    interp = run_program([PYTHON, "-m", "quickening", "run", path, "arg1"], cwd=cwd,
+                         env={**os.environ, "QUICKENING_FUSE_AFTER": "1"})
+    assert (interp.stdout, interp.stderr, interp.returncode) == (nat.stdout, nat.stderr, nat.returncode)
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_snippet_fused_same_as_native(name):
+    assert_same(SNIPPETS[name], filename=f"<{name}>")
+
+
+@pytest.mark.parametrize("name", sorted(set(FOUND) - set(KNOWN_DIFFERENCES)))
+def test_found_by_fuzzing_fused(name):
+    import textwrap
+    native, interp = fuzzing.run_both(fuzzing.HELPERS + textwrap.dedent(FOUND[name]))
+    assert fuzzing.difference(native, interp) is None
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 3))
+def test_written_program_fused(seed):
+    try:
+        _, diff = fuzzing.check_seed("writer", seed)
+    except fuzzing.Skip as e:
+        pytest.skip(str(e))
+    assert diff is None, diff
+
+
+# -- the points where a fused run stands in for single instructions ----------------------
+FUSED_CASES = {
+    "exception_line_inside_run": """
+import traceback
+def f(xs, k):
+    a = 1
+    b = xs[k]          # raises inside a fused run
+    return a + b
+out = []
+for k in (0, 1, 5):
+    try:
+        out.append(f([1, 2], k))
+    except IndexError as e:
+        out.append([(s.lineno, s.name) for s in traceback.extract_tb(e.__traceback__)])
+""",
+    "handler_in_same_run": """
+def f(d, k):
+    try:
+        x = d[k] + 1
+    except KeyError:
+        x = -1
+    return x
+r = [f({1: 2}, k) for k in (1, 2, 1, 3)]
+""",
+    "callee_sees_calling_line": """
+import sys
+def where():
+    return sys._getframe(1).f_lineno
+class C:
+    def __eq__(self, other):
+        return where()
+def f(c):
+    a = 1
+    b = (c == a)
+    return a, b
+r = [f(C()) for _ in range(3)]
+""",
+    "temporaries_die_when_the_stack_drops_them": """
+import gc, weakref
+class O:
+    pass
+def f():
+    o = O()
+    w = weakref.ref(o)
+    o = None
+    gc.collect()
+    return w() is None
+r = [f() for _ in range(4)]
+""",
+    "tracing_a_warm_function": """
+import sys
+def g(n):
+    t = 0
+    for i in range(n):
+        t = t + i
+    return t
+for _ in range(3):
+    g(3)
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name == 'g':
+        events.append((event, frame.f_lineno))
+    return tracer
+sys.settrace(tracer)
+g(2)
+sys.settrace(None)
+""",
+    "stack_values_below_a_call": """
+def h(x):
+    return x * 2
+def f(a, b):
+    return [a, b, h(a) + h(b), (a, b)]
+r = [f(i, i + 1) for i in range(4)]
+""",
+    "swap_copy_and_unpack": """
+def f(a, b):
+    a, b = b, a
+    c, d = (a, b)
+    x = y = c
+    return a, b, c, d, x, y
+r = [f(i, -i) for i in range(3)]
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUSED_CASES))
+def test_fused_case_same_as_native(name):
+    assert_same(FUSED_CASES[name], filename=f"<{name}>")
+
+
+def test_code_is_fused_once_warm(monkeypatch):
+    """The cases above really ran fused: a warm code object has fused entries."""
+    monkeypatch.setattr(fusion, "HOT", 3)
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    ns = {}
+    api.run_code(compile("def f(a, b):\n    c = a + b\n    return c\n", "<f>", "exec"), ns)
+    info = info_of(ns["f"])
+    fused = lambda: [e for e in info.instrs if e is not None and e[0].__name__ == "fused"]
+    api.call(ns["f"], 1, 2)
+    assert not fused()
+    for _ in range(3):
+        assert api.call(ns["f"], 1, 2) == 3
+    assert fused()
