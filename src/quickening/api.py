@@ -26,7 +26,7 @@ from quickening.interp import frameview, generators  # noqa: E402,F401  (no lazy
 from quickening.interp import families  # noqa: E402,F401  (registers the instruction families)
 from quickening.interp.codeinfo import info_for  # noqa: E402
 from quickening.interp.frame import THREAD, Frame, builtins_of  # noqa: E402
-from quickening.interp.functions import interpreted_info, new_frame, trampoline_for  # noqa: E402
+from quickening.interp.functions import entry_depth, interpreted_info, new_frame, trampoline_for  # noqa: E402
 from quickening.interp.loop import run_frame  # noqa: E402
 from quickening.interp.ops.registry import NULL  # noqa: E402
 
@@ -67,8 +67,7 @@ def run_code(code, globals_, locals_=None, *, closure=None, _back=None):
         locals_ = globals_
     back = _back if _back is not None else THREAD.frame
     frame = Frame(info, fast, globals_, builtins_of(globals_),
-                  None if optimized else locals_, None,
-                  back.depth + 1 if back is not None else 1)
+                  None if optimized else locals_, None, entry_depth(back))
     return run_frame(frame)
 
 
@@ -82,7 +81,7 @@ def call(fn, /, *args, **kwargs):
     escapes.watch(info.code)
     trampoline_for(info)
     back = THREAD.frame
-    frame = new_frame(info, fn, args, kwargs or None, back.depth + 1 if back is not None else 1)
+    frame = new_frame(info, fn, args, kwargs or None, entry_depth(back))
     if info.is_generator_like:
         return generators.wrap(frame)
     return run_frame(frame)

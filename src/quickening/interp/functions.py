@@ -112,6 +112,26 @@ def interpreted_info(func):
 _getframe = sys._getframe
 
 
+PROGRAM_BOTTOM = None   # set by `quickening run`: the host frame the program runs on
+
+
+def entry_depth(back):
+    """The recursion depth of a frame entered from native code.
+
+    Under an interpreted frame: one more.  Outermost: one more than the
+    Python frames of the program's own (native) callers, as CPython counts
+    them (the interpreter's own frames are not counted)."""
+    if back is not None:
+        return back.depth + 1
+    depth = 1
+    host = _getframe(2)
+    while host is not None and host is not PROGRAM_BOTTOM:
+        if not tracebacks.is_internal(host.f_code):
+            depth += 1
+        host = host.f_back
+    return depth
+
+
 def enter(info, globals_, values):
     """Called by a trampoline: run the body of `info.code` in the interpreter."""
     nparams = info.nparams
@@ -119,9 +139,8 @@ def enter(info, globals_, values):
     fast += [NULL] * (info.free_start - nparams)
     if info.nfree:
         fast += values[nparams:]
-    back = _thread_state().frame
     frame = Frame(info, fast, globals_, builtins_of(globals_), None, None,
-                  back.depth + 1 if back is not None else 1)
+                  entry_depth(_thread_state().frame))
     if info.is_generator_like:
         # the calling trampoline may carry flags set on the function's __code__
         # after it was made (types.coroutine): run the code with those flags

@@ -17,7 +17,10 @@ from quickening.interp import handled, tracebacks, tracing
 from quickening.interp.frame import thread_state
 from quickening.interp.ops.registry import RETURN, SWITCH, YIELD
 
-_getrecursionlimit = sys.getrecursionlimit
+# The recursion limit interpreted frames are held to (their depth counts the
+# program's frames, not the interpreter's own host frames): set by
+# sys.setrecursionlimit() called from interpreted code (runtime.py).
+RECURSION_LIMIT = [sys.getrecursionlimit()]
 
 
 def run_frame(entry, throw=None):
@@ -68,7 +71,7 @@ def run_frame(entry, throw=None):
                     if pc == SWITCH:
                         callee = f.callee
                         f.callee = None
-                        if callee.depth > 900 and callee.depth > _getrecursionlimit():
+                        if callee.depth > RECURSION_LIMIT[0]:
                             exc = RecursionError("maximum recursion depth exceeded")
                             chain_context(exc, handled.current())
                             pc = f.info.prev_start[f.pc]
@@ -136,13 +139,18 @@ def run_frame(entry, throw=None):
                         return value
                     raise SystemError(f"bad handler result {pc}")
             # -- unwinding: exc was raised at instruction pc of frame f --------
-            if f.no_tb:
-                f.no_tb = False
-                exc.__traceback__ = tracebacks.strip_internal(exc.__traceback__)
-            else:
-                tracebacks.add_entry(exc, f, pc)
-            if f.trace is not None:
-                tracing.on_exception(ts, f, exc)
+            try:
+                if f.no_tb:
+                    f.no_tb = False
+                    exc.__traceback__ = tracebacks.strip_internal(exc.__traceback__)
+                else:
+                    tracebacks.add_entry(exc, f, pc)
+                if f.trace is not None:
+                    tracing.on_exception(ts, f, exc)
+            except BaseException as e:
+                # the bookkeeping itself failed (a RecursionError under a very low
+                # limit, an exception from the trace function): that is what unwinds
+                exc = e
             entry_ = f.info.handler_for(pc)
             if entry_ is not None:
                 stack = f.stack
@@ -156,6 +164,8 @@ def run_frame(entry, throw=None):
                 pc = entry_.target
                 continue
             # the frame is finished with an exception
+            # (its last instruction: where RERAISE put it back, as CPython's frame)
+            tracebacks.frame_exits(exc, f, f.entry_lasti if f.entry_lasti >= 0 else pc)
             if f is entry:
                 f.pc = -4
                 if handled.current() is not saved_handled:

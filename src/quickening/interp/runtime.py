@@ -318,10 +318,20 @@ for _fn in (_traceback.extract_stack, _traceback.format_stack, _traceback.print_
 
 @intercept(_traceback.walk_stack)
 def _walk_stack(f, func, args, kwargs):
-    if (args and args[0] is not None) or (kwargs or {}).get("f") is not None:
+    if (args and args[0] is not None) or (kwargs or {}).get("f") is not None or \
+            len(args) > 1 or set(kwargs or ()) - {"f"}:
         return func(*args, **(kwargs or {}))
-    from quickening.interp.frameview import view_of
-    return func(view_of(f))
+    return _walk_stack_from_resumer()
+
+
+def _walk_stack_from_resumer():
+    """traceback.walk_stack(None): 3.13's generator starts, when first resumed, at
+    sys._getframe().f_back.f_back.f_back.f_back -- four frames out from its own,
+    counted over the frames the interpreted program sees (hostframes)."""
+    from quickening.interp import hostframes
+    frames = list(hostframes._walk(hostframes._orig_getframe(0)))  # ours is internal: skipped
+    for frame in frames[3:]:
+        yield frame, frame.f_lineno
 
 
 def _is_internal_frame(frame):
@@ -425,7 +435,18 @@ def _settrace(f, func, args, kwargs):
     if len(args) != 1:
         return func(*args)
     from quickening.interp.frame import thread_state
-    thread_state().tracer = args[0]
+    ts = thread_state()
+    tracer = ts.tracer = args[0]
+    # the frames running in this thread: their f_trace is called only while tracing
+    frame = f
+    while frame is not None:
+        if tracer is None and frame.trace is not None:
+            frame.trace_pending, frame.trace = frame.trace, None
+        elif tracer is not None and frame.__dict__.get("trace_pending") is not None:
+            frame.trace = frame.__dict__.pop("trace_pending")
+            frame.trace_line = -1
+            frame.trace_prev = -1
+        frame = frame.back
     return None
 
 
@@ -538,3 +559,47 @@ def _type_new(f, func, args, kwargs):
     if len(args) == 4:
         args = (args[0], args[1], args[2], _with_module(f, args[3]))
     return func(*args, **(kwargs or {}))
+
+
+# -- the recursion limit ---------------------------------------------------------------
+# Interpreted frames use no host stack, but every instruction runs a few host
+# frames deep: a limit set just above the program's depth (as test code does
+# to provoke RecursionError quickly) would leave the interpreter no room.  So
+# the limit the program sets holds its interpreted frames (loop.RECURSION_LIMIT,
+# checked against frame depths that count the program's frames as CPython
+# does), and the host gets the same limit plus room for the interpreter.
+_HOST_ROOM = 200
+
+
+@intercept(sys.setrecursionlimit)
+def _setrecursionlimit(f, func, args, kwargs):
+    _no_kwargs("setrecursionlimit", kwargs)
+    if len(args) != 1 or type(args[0]) is not int or args[0] < 1:
+        return func(*args)       # CPython's own TypeError / ValueError
+    limit = args[0]
+    if f.depth >= limit:
+        raise RecursionError(f"cannot set the recursion limit to {limit} at the recursion "
+                             f"depth {f.depth}: the limit is too low")
+    func(limit + len(_inspect_stack_depth()) + _HOST_ROOM)
+    _loop.RECURSION_LIMIT[0] = limit
+    return None
+
+
+@intercept(sys.getrecursionlimit)
+def _getrecursionlimit(f, func, args, kwargs):
+    _no_kwargs("getrecursionlimit", kwargs)
+    if args:
+        return func(*args)
+    return _loop.RECURSION_LIMIT[0]
+
+
+def _inspect_stack_depth():
+    frames = []
+    host = sys._getframe(1)
+    while host is not None:
+        frames.append(host)
+        host = host.f_back
+    return frames
+
+
+from quickening.interp import loop as _loop  # noqa: E402

@@ -14,8 +14,12 @@ import os
 import types
 
 from quickening.interp import host
+from quickening.interp.ops.registry import NULL as _NULL
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# quickening's code that is a program to the interpreter, not part of it: the
+# Lib/test harness calls unittest as a native program would, in both modes
+_PROGRAM_DIRS = (os.path.join(_PACKAGE_DIR, "cpython_tests") + os.sep,)
 _internal_by_code = {}
 # code objects of trampolines and generator drivers (registered by functions.py)
 INTERNAL_CODES = set()
@@ -28,7 +32,9 @@ _NOP = host.OPMAP["NOP"]
 def is_internal(code):
     hit = _internal_by_code.get(code)
     if hit is None:
-        hit = code in INTERNAL_CODES or code.co_filename.startswith(_PACKAGE_DIR + os.sep)
+        filename = code.co_filename
+        hit = code in INTERNAL_CODES or (filename.startswith(_PACKAGE_DIR + os.sep)
+                                         and not filename.startswith(_PROGRAM_DIRS))
         _internal_by_code[code] = hit
     return hit
 
@@ -74,6 +80,67 @@ def standin_frame(info, globals_):
     return frame
 
 
+_activation_codes = {}   # (real code, bound names) -> code of activation stand-ins
+_activation_owner = {}   # id(code of activation stand-ins) -> the real code
+
+
+def activation_frame(frame):
+    """The frame object standing for this activation of an interpreted function:
+    like standin_frame, but its f_locals are the variables the frame had bound
+    when an exception first passed through it, held as a CPython frame in a
+    traceback holds them (traceback's capture_locals and suggestions read them;
+    they stay alive while the traceback does, and no longer: the frame does not
+    keep it, so each entry gets its own (CPython's share the frame's one)."""
+    info = frame.info
+    code = info.code
+    if frame.locals is not None or not code.co_flags & host.CO_OPTIMIZED:
+        return standin_frame(info, frame.globals)
+    names, values = [], []
+    fast = frame.stack
+    cells = info.cell_names
+    free_start = info.free_start
+    for i, varname in enumerate(info.localsplus):
+        value = fast[i]
+        if value is _NULL:
+            continue
+        if (i >= free_start or varname in cells) and type(value) is types.CellType:
+            try:
+                value = value.cell_contents
+            except ValueError:
+                continue
+        names.append(varname)
+        values.append(value)
+    names = tuple(names)
+    key = (code, names)
+    act = _activation_codes.get(key)
+    if act is None:
+        standin_frame(info, frame.globals)
+        stand = info.standin[1].f_code
+        # every bound variable a plain positional parameter: calling binds them all
+        act = _activation_codes[key] = stand.replace(
+            co_varnames=names, co_cellvars=(), co_freevars=(), co_nlocals=len(names),
+            co_argcount=len(names))
+        _activation_owner[id(act)] = code
+    globals_ = frame.globals
+    gen = types.FunctionType(act, globals_ if type(globals_) is dict else {}, code.co_name)(*values)
+    return gen.gi_frame   # (outlives gen: the frame object then owns the variables)
+
+
+def release_own_entry(frame, exc):
+    """exc is caught in `frame`, which goes on running: the variables its traceback
+    entry captured are not the frame's any more (CPython's entry shows the live
+    frame), so the entry lets go of them rather than keep stale values alive.
+    Entries of frames the exception already left keep theirs."""
+    tb = exc.__traceback__
+    if tb is not None:
+        standin = tb.tb_frame
+        if _activation_owner.get(id(standin.f_code)) is frame.info.code:
+            try:
+                standin.clear()
+            except RuntimeError:
+                pass
+
+
 def add_entry(exc, frame, lasti):
     """Prepend the traceback entry of an interpreted frame at instruction lasti."""
     info = frame.info
@@ -87,8 +154,53 @@ def add_entry(exc, frame, lasti):
             if ctb is not None and is_internal(ctb.tb_frame.f_code):
                 chained.__traceback__ = strip_internal(ctb)
     line = info.line_at(lasti)
-    exc.__traceback__ = types.TracebackType(tb, standin_frame(info, frame.globals), lasti * 2,
+    stand = activation_frame(frame)
+    if line is not None and line > 0 and id(stand.f_code) in _activation_owner:
+        # its f_lineno: the line the frame was at (PEP 626), not the def line
+        _set_f_lineno(stand, line)
+    exc.__traceback__ = types.TracebackType(tb, stand, lasti * 2,
                                             line if line is not None else -1)
+
+
+def frame_exits(exc, frame, lasti):
+    """An exception leaves an interpreted frame at lasti: the frame object of the
+    frame's entry (the traceback's head) ends on that line, as CPython's does."""
+    tb = exc.__traceback__
+    if tb is None:
+        return
+    stand = tb.tb_frame
+    if _activation_owner.get(id(stand.f_code)) is frame.info.code:
+        line = frame.info.line_at(lasti)
+        if line is not None and line > 0:
+            _set_f_lineno(stand, line)
+
+
+def _probe_f_lineno_offset():
+    """Offset of PyFrameObject.f_lineno (an int read first by frame.f_lineno),
+    checked on a throw-away frame; None if the layout is not the expected one."""
+    from quickening.interp import facts
+
+    def probe():
+        yield
+    fr = probe().gi_frame
+    offset = 40     # ob_refcnt, ob_type, f_back, f_frame, f_trace, then f_lineno (3.13)
+    try:
+        facts.MEM32[(id(fr) + offset) >> 2] = 4321
+        return offset if fr.f_lineno == 4321 else None
+    except Exception:
+        return None
+
+
+_F_LINENO = None
+
+
+def _set_f_lineno(frame, line):
+    global _F_LINENO
+    if _F_LINENO is None:
+        _F_LINENO = _probe_f_lineno_offset() or -1
+    if _F_LINENO > 0:
+        from quickening.interp import facts
+        facts.MEM32[(id(frame) + _F_LINENO) >> 2] = line
 
 
 def clean(exc, _seen=None):
