@@ -151,6 +151,19 @@ def enter(info, globals_, values):
     return _run_frame(frame)
 
 
+def start_generator(info, func, args, kwargs, depth):
+    """Interpreted code calls a generator-like function: the generator, coroutine
+    or async generator it returns, made here (not through the trampoline)."""
+    frame = new_frame(info, func, args, kwargs, depth)
+    extra = func.__code__.co_flags & host.CO_ITERABLE_COROUTINE
+    if extra and not info.flags & extra:
+        frame.info = _flagged_info(info, extra)
+    obj = _generators.wrap(frame)
+    obj.__name__ = func.__name__           # as CPython names it: after the function
+    obj.__qualname__ = func.__qualname__
+    return obj
+
+
 _FLAGGED = {}  # (id of the CodeInfo, extra flags) -> CodeInfo of the flagged code
 
 

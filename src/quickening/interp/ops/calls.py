@@ -14,6 +14,7 @@ from quickening.interp.ops.registry import NULL, SWITCH, handles, star_iterable,
 
 _TRAMPOLINES = functions.TRAMPOLINES
 _new_frame = functions.new_frame
+_start_generator = functions.start_generator
 from quickening.interp.masquerade import call_as as _call_as, wants as _masquerade_wants  # noqa: E402
 INTERCEPTS = {}  # id(builtin) -> handler(frame, args, kwargs); filled by runtime.py
 
@@ -23,7 +24,10 @@ def call_object(f, stack, func, args, kwargs, nxt):
     tf = type(func)
     if tf is FunctionType:
         info = _TRAMPOLINES.get(id(func.__code__))
-        if info is not None and not info.is_generator_like:
+        if info is not None:
+            if info.is_generator_like:
+                stack.append(_start_generator(info, func, args, kwargs, f.depth + 1))
+                return nxt
             f.callee = _new_frame(info, func, args, kwargs, f.depth + 1)
             f.pc = nxt
             return SWITCH
@@ -31,7 +35,11 @@ def call_object(f, stack, func, args, kwargs, nxt):
         inner = func.__func__
         if type(inner) is FunctionType:
             info = _TRAMPOLINES.get(id(inner.__code__))
-            if info is not None and not info.is_generator_like:
+            if info is not None:
+                if info.is_generator_like:
+                    stack.append(_start_generator(info, inner, (func.__self__, *args), kwargs,
+                                                  f.depth + 1))
+                    return nxt
                 f.callee = _new_frame(info, inner, (func.__self__, *args), kwargs, f.depth + 1)
                 f.pc = nxt
                 return SWITCH
