@@ -45,23 +45,15 @@ def __bench_run__():
 """),
     "hexiom": ("pyperformance", "hexiom", """
 def __bench_run__():
-    return main(1, 4)
+    return main(1, 10)
 """),
     "richards_super": ("pyperformance", "richards_super", """
 def __bench_run__():
     return Richards().run(1)
 """),
-    "mdp": ("pyperformance", "mdp", """
-def __bench_run__():
-    return bench_mdp(1)
-"""),
     "unpack_sequence": ("pyperformance", "unpack_sequence", """
 def __bench_run__():
     return bench_all(20)
-"""),
-    "crypto_pyaes": ("pyperformance", "crypto_pyaes", """
-def __bench_run__():
-    return bench_pyaes(1)
 """),
     "deepcopy": ("pyperformance", "deepcopy", """
 def __bench_run__():

@@ -338,9 +338,6 @@ FOUND = {
 KNOWN_DIFFERENCES = {
     "generator_frames": "a generator's gi_frame is its native driver's frame: f_lineno stays on "
                         "the def line and f_locals/gi_yieldfrom show the driver's state",
-    "generator_finalization": "a traceback does not keep the interpreted frame's locals alive "
-                              "(its entries hold a stand-in frame), so a generator a raising frame "
-                              "held is finalized when the frame unwinds, not when the exception dies",
 }
 
 

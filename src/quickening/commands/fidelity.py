@@ -81,6 +81,7 @@ gc.disable()
 out_path, program_dir, script = sys.argv[1], sys.argv[2], sys.argv[3]
 from quickening.commands import run
 from quickening.pyargs import Target
+import quickening.api  # noqa: F401  (the interpreter, imported in its own order)
 from quickening.interp import tracebacks
 # like the native `python script.py`, the program's frames sit on nothing
 tracebacks.INTERNAL_CODES.add(sys._getframe().f_code)

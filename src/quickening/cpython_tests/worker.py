@@ -119,6 +119,9 @@ class RecordingResult(unittest.TestResult):
                 "errors": len(self.errors), "skipped": len(self.skipped)}
 
 
+PATTERN_MODULES = []   # modules interpreted because an --interpret pattern matched
+
+
 def _install_interpreter(name, interpret_support, patterns=()):
     """Interpret test.NAME, its test.* helpers and modules matching patterns; route doctest's exec."""
     from quickening import api
@@ -130,7 +133,10 @@ def _install_interpreter(name, interpret_support, patterns=()):
     class TestModuleFinder(importer.InterpretingFinder):
         def wants(self, fullname, origin):
             if fullname != "test" and not fullname.startswith("test."):
-                return super().wants(fullname, origin)   # the --interpret patterns
+                wanted = super().wants(fullname, origin)   # the --interpret patterns
+                if wanted:
+                    PATTERN_MODULES.append(fullname)
+                return wanted
             for native in ("test.libregrtest",) + (() if interpret_support else ("test.support",)):
                 if fullname == native or fullname.startswith(native + "."):
                     return False
@@ -148,6 +154,8 @@ def _install_interpreter(name, interpret_support, patterns=()):
             return None
         return builtins.exec(source, globals_, locals_, **kwargs)
 
+    # the interpreter's side of doctest's exec(): not a frame the example's code sees
+    tracebacks.INTERNAL_CODES.add(interpreted_exec.__code__)
     doctest.exec = interpreted_exec
     from quickening.interp import hardening
     hardening.harden()
@@ -192,6 +200,7 @@ def run(mode, name, interpret_support=False, interpret=()):
     record = {
         "module": name, "mode": mode, "seconds": elapsed, "counts": result.counts(),
         "outcomes": result.outcomes, "details": result.details, "load_error": load_error,
+        "pattern_modules": sorted(set(PATTERN_MODULES)),
     }
     if escapes is not None:
         top = escapes.COUNTS.most_common(20)

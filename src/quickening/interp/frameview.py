@@ -93,11 +93,22 @@ class FrameView:
 
     @property
     def f_trace(self):
-        return self._frame.trace
+        frame = self._frame
+        trace = frame.trace
+        return trace if trace is not None else frame.__dict__.get("trace_pending")
 
     @f_trace.setter
     def f_trace(self, fn):
-        self._frame.trace = fn
+        # a local trace function is called only while the thread traces
+        # (sys.settrace); until then it is only kept (runtime._settrace)
+        frame = self._frame
+        from quickening.interp.frame import thread_state
+        if fn is None or thread_state().tracer is not None:
+            frame.trace = fn
+            frame.__dict__.pop("trace_pending", None)
+        else:
+            frame.trace = None
+            frame.trace_pending = fn
 
     f_trace_lines = True
     f_trace_opcodes = False

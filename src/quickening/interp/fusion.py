@@ -25,6 +25,7 @@ in different code objects share one compiled function, their constants and
 instruction indexes being default arguments.
 """
 
+import builtins
 import dis
 import os
 
@@ -58,7 +59,9 @@ TERMINATORS = _JUMPS | frozenset(_BRANCHES) | _RETURNS
 
 # generated code carries a file name inside the package: tracebacks drop it
 FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
-_NAMESPACE = {"NULL": NULL, "RETURN": RETURN}
+# builtins as they were at start-up: a program replacing builtins.len must not
+# change what the interpreter's own generated code calls
+_NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "__builtins__": dict(builtins.__dict__)}
 _TEMPLATES = {}     # source text -> compiled template function
 
 
@@ -74,11 +77,14 @@ class Shape:
     call out (the instruction is then the one the frame is at).
     """
 
-    __slots__ = ("npop", "results", "guard", "effects", "raises")
+    __slots__ = ("npop", "results", "guard", "effects", "raises", "consts")
 
-    def __init__(self, npop, results=(), guard=None, effects=(), raises=True):
+    def __init__(self, npop, results=(), guard=None, effects=(), raises=True, consts=()):
         self.npop, self.results, self.guard = npop, tuple(results), guard
         self.effects, self.raises = tuple(effects), raises
+        # values the templates name {c0}, {c1} ... (a member's cached facts); {r0} ...
+        # name the temps receiving the results (a guard may assign them)
+        self.consts = tuple(consts)
 
 
 # generic instructions executed in place: opcode -> shape(oparg, arg) (None: dispatch)
@@ -307,13 +313,16 @@ def _dispatch(run, pc, last, members=()):
         outs = [run.new_temp() for _ in range(nres)]
         for k, (handler, shape) in enumerate(members):
             h = run.param(handler)
-            guard = _fill(shape.guard, ops, None)
-            run.emit(f"{'if' if k == 0 else 'elif'} h is {h} and {guard}:")
+            names = {f"c{i}": run.param(v) for i, v in enumerate(shape.consts)}
+            names.update((f"r{i}", out) for i, out in enumerate(outs))
+            fill = lambda t: t.format(*ops, arg=None, **names)  # noqa: E731
+            run.emit(f"{'if' if k == 0 else 'elif'} h is {h} and ({fill(shape.guard)}):")
             for effect in shape.effects:
-                run.emit(_fill(effect, ops, None), 1)
+                run.emit(fill(effect), 1)
             for out, result in zip(outs, shape.results):
-                run.emit(f"{out} = {_fill(result, ops, None)}", 1)
-            if not shape.results and not shape.effects:
+                if fill(result) != out:
+                    run.emit(f"{out} = {fill(result)}", 1)
+            if not shape.effects and all(fill(r) == o for r, o in zip(shape.results, outs)):
                 run.emit("pass", 1)
         run.emit("else:")
         indent = 1
@@ -366,9 +375,12 @@ MAX_DISPATCHED = 6    # instructions executed through the table per fused functi
 
 def _members(info, pc):
     """(handler, shape) of the members a site's fused run executes in place."""
-    site = info.plain[pc][1]
+    handler_now, site, _ = info.plain[pc]
+    candidates = list(site.family.inline_members(site.oparg))
+    if getattr(handler_now, "fuse_as", None) is not None and handler_now not in candidates:
+        candidates.insert(0, handler_now)    # a member made for this site (its own facts)
     out = []
-    for handler in site.family.inline_members(site.oparg):
+    for handler in candidates:
         shape = handler.fuse_as(site.oparg)
         if shape is not None:
             out.append((handler, shape))

@@ -21,6 +21,8 @@ from quickening.interp.ops.registry import RETURN, SWITCH, YIELD
 # program's frames, not the interpreter's own host frames): set by
 # sys.setrecursionlimit() called from interpreted code (runtime.py).
 RECURSION_LIMIT = [sys.getrecursionlimit()]
+# the limit brought up to date (a limit native code set), runtime.program_recursion_limit
+PROGRAM_LIMIT = [lambda: RECURSION_LIMIT[0]]
 
 
 def run_frame(entry, throw=None):
@@ -71,7 +73,8 @@ def run_frame(entry, throw=None):
                     if pc == SWITCH:
                         callee = f.callee
                         f.callee = None
-                        if callee.depth > RECURSION_LIMIT[0]:
+                        if (callee.depth > RECURSION_LIMIT[0]
+                                and callee.depth > PROGRAM_LIMIT[0]()):
                             exc = RecursionError("maximum recursion depth exceeded")
                             chain_context(exc, handled.current())
                             pc = f.info.prev_start[f.pc]

@@ -33,6 +33,21 @@ def masquerade_code(info, line):
     return code
 
 
+def named_code(filename, name, line):
+    """The stub's code with any file, name and line (for frames that are not
+    interpreted ones: native frames the interpreter's caller chain passes)."""
+    key = (filename, name, line)
+    code = _codes.get(key)
+    if code is None:
+        code = _TEMPLATE.replace(co_filename=filename, co_name=name, co_qualname=name,
+                                 co_firstlineno=line or 1)
+        code = code.replace(co_linetable=_flat_linetable(code))
+        _codes[key] = code
+        from quickening.interp import tracebacks
+        tracebacks.INTERNAL_CODES.add(code)
+    return code
+
+
 def _flat_linetable(code):
     # one "no column" entry per code unit, all on co_firstlineno (line delta 0)
     units = len(code.co_code) // 2

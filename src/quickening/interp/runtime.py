@@ -569,6 +569,20 @@ def _type_new(f, func, args, kwargs):
 # checked against frame depths that count the program's frames as CPython
 # does), and the host gets the same limit plus room for the interpreter.
 _HOST_ROOM = 200
+_HOST_SET = [None]   # the host limit the interpreter itself last set
+
+
+def program_recursion_limit():
+    """The limit interpreted frames are held to (loop.RECURSION_LIMIT), brought
+    up to date first: native code may call sys.setrecursionlimit() itself
+    (test.support.infinite_recursion(), a functools.partial ...), and when the
+    host's limit is not the one the interpreter last set, that native call was
+    the program's, so its value is the program's limit."""
+    host = _host_getrecursionlimit()
+    if host != _HOST_SET[0]:
+        _HOST_SET[0] = host
+        _loop.RECURSION_LIMIT[0] = host
+    return _loop.RECURSION_LIMIT[0]
 
 
 @intercept(sys.setrecursionlimit)
@@ -580,7 +594,9 @@ def _setrecursionlimit(f, func, args, kwargs):
     if f.depth >= limit:
         raise RecursionError(f"cannot set the recursion limit to {limit} at the recursion "
                              f"depth {f.depth}: the limit is too low")
-    func(limit + len(_inspect_stack_depth()) + _HOST_ROOM)
+    host = limit + len(_inspect_stack_depth()) + _HOST_ROOM
+    func(host)
+    _HOST_SET[0] = host
     _loop.RECURSION_LIMIT[0] = limit
     return None
 
@@ -590,7 +606,7 @@ def _getrecursionlimit(f, func, args, kwargs):
     _no_kwargs("getrecursionlimit", kwargs)
     if args:
         return func(*args)
-    return _loop.RECURSION_LIMIT[0]
+    return program_recursion_limit()
 
 
 def _inspect_stack_depth():
@@ -602,4 +618,7 @@ def _inspect_stack_depth():
     return frames
 
 
+_host_getrecursionlimit = sys.getrecursionlimit
 from quickening.interp import loop as _loop  # noqa: E402
+
+_loop.PROGRAM_LIMIT[0] = program_recursion_limit

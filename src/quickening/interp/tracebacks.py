@@ -39,13 +39,32 @@ def is_internal(code):
     return hit
 
 
-def strip_internal(tb):
-    """The traceback chain without quickening's own entries."""
+def strip_internal(tb, upto_interpreted=False):
+    """The traceback chain without quickening's own entries.
+
+    upto_interpreted: stop at the first entry of an interpreted frame (its stand-in
+    frame): everything from there on was cleaned when that entry was added, so
+    unwinding N frames costs O(N), not O(N**2)."""
     entries = []
     while tb is not None:
-        if not is_internal(tb.tb_frame.f_code):
+        code = tb.tb_frame.f_code
+        if upto_interpreted and id(code) in _STANDIN_CODES:
+            break
+        if not is_internal(code):
             entries.append(tb)
         tb = tb.tb_next
+    rest = tb
+    if not entries:
+        return rest
+    if rest is not None:
+        # rebuild the cleaned head onto the untouched rest
+        out = rest
+        for entry in reversed(entries):
+            if entry.tb_next is out:
+                out = entry
+            else:
+                out = types.TracebackType(out, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+        return out
     if not entries:
         return None
     # rebuild only if something was dropped
@@ -56,6 +75,10 @@ def strip_internal(tb):
         else:
             out = types.TracebackType(out, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
     return out
+
+
+_STANDIN_CODES = set()   # ids of stand-in codes (activation codes are added too)
+_keep_codes = []          # ... kept alive, so the ids stay theirs
 
 
 def standin_frame(info, globals_):
@@ -73,6 +96,8 @@ def standin_frame(info, globals_):
     stand = code.replace(co_code=bytes(body), co_flags=flags, co_argcount=0,
                          co_posonlyargcount=0, co_kwonlyargcount=0, co_exceptiontable=b"")
     INTERNAL_CODES.discard(stand)
+    _STANDIN_CODES.add(id(stand))
+    _keep_codes.append(stand)
     closure = tuple(types.CellType() for _ in code.co_freevars) or None
     gen = types.FunctionType(stand, globals_ if type(globals_) is dict else {}, code.co_name, None, closure)()
     frame = gen.gi_frame
@@ -80,7 +105,7 @@ def standin_frame(info, globals_):
     return frame
 
 
-_activation_codes = {}   # (real code, bound names) -> code of activation stand-ins
+_activation_codes = {}   # (id of real code, bound names) -> (real code, code of activation stand-ins)
 _activation_owner = {}   # id(code of activation stand-ins) -> the real code
 
 
@@ -111,16 +136,20 @@ def activation_frame(frame):
         names.append(varname)
         values.append(value)
     names = tuple(names)
-    key = (code, names)
-    act = _activation_codes.get(key)
-    if act is None:
+    # keyed by identity: equal code objects compiled twice are different codes
+    key = (id(code), names)
+    cached = _activation_codes.get(key)
+    if cached is None or cached[0] is not code:
         standin_frame(info, frame.globals)
         stand = info.standin[1].f_code
         # every bound variable a plain positional parameter: calling binds them all
-        act = _activation_codes[key] = stand.replace(
-            co_varnames=names, co_cellvars=(), co_freevars=(), co_nlocals=len(names),
-            co_argcount=len(names))
+        act = stand.replace(co_varnames=names, co_cellvars=(), co_freevars=(),
+                            co_nlocals=len(names), co_argcount=len(names))
+        _activation_codes[key] = (code, act)    # (keeps code alive: its id stays its own)
         _activation_owner[id(act)] = code
+        _STANDIN_CODES.add(id(act))
+    else:
+        act = cached[1]
     globals_ = frame.globals
     gen = types.FunctionType(act, globals_ if type(globals_) is dict else {}, code.co_name)(*values)
     return gen.gi_frame   # (outlives gen: the frame object then owns the variables)
@@ -144,7 +173,7 @@ def release_own_entry(frame, exc):
 def add_entry(exc, frame, lasti):
     """Prepend the traceback entry of an interpreted frame at instruction lasti."""
     info = frame.info
-    tb = strip_internal(exc.__traceback__)
+    tb = strip_internal(exc.__traceback__, upto_interpreted=True)
     for chained in (exc.__cause__, exc.__context__):
         # an exception a handler caught and chained (raise ... from err) never left
         # the handler: its traceback holds only the interpreter's frames, which

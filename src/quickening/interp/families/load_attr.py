@@ -34,6 +34,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 from quickening.interp import facts
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
+from quickening.interp.fusion import Shape
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family
 
@@ -567,6 +568,12 @@ def _make_instance_value(site, tv, t, index):
                 cells[site.ci] = counter - 16
                 stack[-1] = getattr(owner, name)
                 return nxt
+        # in place in fused runs (fusion.py): the same guard, getattr's default for
+        # the NULL slot
+        load_attr_instance_value.fuse_as = lambda oparg: Shape(
+            1, ["{r0}", "NULL"] if method else ["{r0}"], consts=(tid, tview, tv, M8, valid, name),
+            guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
+                  "({r0} := getattr({0}, {c5}, NULL)) is not NULL")
     else:
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
@@ -768,6 +775,10 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
         stack[-1], self_ = load_method(owner, name)
         stack.append(self_)
         return nxt
+    load_attr_method_with_values.fuse_as = lambda oparg: Shape(
+        1, ["{c7}", "{0}"], consts=(tid, tview, tv, M8, valid, kview, kv, descr),
+        guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
+              "{c5}[0] == {c6}")
     return load_attr_method_with_values
 
 
