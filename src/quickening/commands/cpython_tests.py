@@ -15,6 +15,9 @@ options:
   --jobs N, -j N         run N worker processes at a time (default: CPU count)
   --timeout SECONDS      per worker process (default 900)
   --interpret-support    also interpret test.support (native by default)
+  --interpret PATTERN    also interpret modules imported later whose name matches
+                         (fnmatch or package prefix; repeatable), e.g. the pure-Python
+                         copy a test imports with import_fresh_module
   -q, --quiet            print only the table
 """
 
@@ -31,6 +34,7 @@ def _parser():
     p.add_argument("--jobs", "-j", type=int, default=None)
     p.add_argument("--timeout", type=float, default=900.0)
     p.add_argument("--interpret-support", action="store_true")
+    p.add_argument("--interpret", action="append", default=[])
     p.add_argument("--quiet", "-q", action="store_true")
     p.add_argument("--help", "-h", action="store_true")
     return p
@@ -88,7 +92,8 @@ def main(argv):
             print(f"  {res.name}: {state}", file=sys.stderr, flush=True)
 
     results = runner.run_all(names, jobs=jobs, timeout=args.timeout,
-                             interpret_support=args.interpret_support, on_done=progress)
+                             interpret_support=args.interpret_support, on_done=progress,
+                             interpret=tuple(args.interpret))
     print(runner.format_table(results))
     problems = runner.format_problems(results)
     if problems and not args.quiet:
