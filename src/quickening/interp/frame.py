@@ -1,7 +1,7 @@
 """An interpreted frame and the per-thread interpreter state."""
 
 import threading
-from types import ModuleType
+from types import CellType, ModuleType
 
 from quickening.interp.ops.registry import NULL
 
@@ -55,6 +55,26 @@ class Frame:
     def lasti(self):
         """The code unit of the instruction being executed (or last executed)."""
         return self.info.prev_start.get(self.pc, self.pc)
+
+    def bound_variables(self):
+        """(name, value) of each fast local bound now, cells and free variables read
+        (as PyFrame_GetLocals would list them)."""
+        info = self.info
+        fast = self.stack
+        cells = info.cell_names
+        free_start = info.free_start
+        out = []
+        for i, varname in enumerate(info.localsplus):
+            value = fast[i]
+            if value is NULL:
+                continue
+            if (i >= free_start or varname in cells) and type(value) is CellType:
+                try:
+                    value = value.cell_contents
+                except ValueError:
+                    continue
+            out.append((varname, value))
+        return out
 
     def lineno(self):
         return self.info.line_at(self.lasti())

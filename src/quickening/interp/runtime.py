@@ -40,22 +40,7 @@ def frame_locals(f):
         merged = dict(f.locals)
         merged.update(hidden)
         return merged
-    info = f.info
-    result = {}
-    fast = f.stack
-    cells = info.cell_names
-    free_start = info.free_start
-    for i, varname in enumerate(info.localsplus):
-        value = fast[i]
-        if value is NULL:
-            continue
-        if (i >= free_start or varname in cells) and type(value) is types.CellType:
-            try:
-                value = value.cell_contents
-            except ValueError:
-                continue
-        result[varname] = value
-    return result
+    return dict(f.bound_variables())
 
 
 _NOT_HIDDEN = frozenset(("__class__", "__classdict__", "__conditional_annotations__"))

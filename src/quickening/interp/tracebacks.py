@@ -14,7 +14,6 @@ import os
 import types
 
 from quickening.interp import host
-from quickening.interp.ops.registry import NULL as _NULL
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # quickening's code that is a program to the interpreter, not part of it: the
@@ -56,19 +55,8 @@ def strip_internal(tb, upto_interpreted=False):
     rest = tb
     if not entries:
         return rest
-    if rest is not None:
-        # rebuild the cleaned head onto the untouched rest
-        out = rest
-        for entry in reversed(entries):
-            if entry.tb_next is out:
-                out = entry
-            else:
-                out = types.TracebackType(out, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
-        return out
-    if not entries:
-        return None
-    # rebuild only if something was dropped
-    out = None
+    # rebuild the kept entries onto the rest, only where something was dropped
+    out = rest
     for entry in reversed(entries):
         if entry.tb_next is out:
             out = entry
@@ -120,21 +108,9 @@ def activation_frame(frame):
     code = info.code
     if frame.locals is not None or not code.co_flags & host.CO_OPTIMIZED:
         return standin_frame(info, frame.globals)
-    names, values = [], []
-    fast = frame.stack
-    cells = info.cell_names
-    free_start = info.free_start
-    for i, varname in enumerate(info.localsplus):
-        value = fast[i]
-        if value is _NULL:
-            continue
-        if (i >= free_start or varname in cells) and type(value) is types.CellType:
-            try:
-                value = value.cell_contents
-            except ValueError:
-                continue
-        names.append(varname)
-        values.append(value)
+    bound = frame.bound_variables()
+    names = [name for name, _ in bound]
+    values = [value for _, value in bound]
     names = tuple(names)
     # keyed by identity: equal code objects compiled twice are different codes
     key = (id(code), names)
