@@ -29,12 +29,15 @@ _NOP = host.OPMAP["NOP"]
 
 
 def is_internal(code):
-    hit = _internal_by_code.get(code)
-    if hit is None:
-        filename = code.co_filename
-        hit = code in INTERNAL_CODES or (filename.startswith(_PACKAGE_DIR + os.sep)
-                                         and not filename.startswith(_PROGRAM_DIRS))
-        _internal_by_code[code] = hit
+    # keyed by identity (a code object hashes by value, which is slow); the entry
+    # keeps the code alive, so its id stays its own
+    cached = _internal_by_code.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    filename = code.co_filename
+    hit = code in INTERNAL_CODES or (filename.startswith(_PACKAGE_DIR + os.sep)
+                                     and not filename.startswith(_PROGRAM_DIRS))
+    _internal_by_code[id(code)] = (code, hit)
     return hit
 
 
@@ -199,13 +202,17 @@ def _probe_f_lineno_offset():
 _F_LINENO = None
 
 
+_MEM32 = None
+
+
 def _set_f_lineno(frame, line):
-    global _F_LINENO
+    global _F_LINENO, _MEM32
     if _F_LINENO is None:
+        from quickening.interp import facts
+        _MEM32 = facts.MEM32
         _F_LINENO = _probe_f_lineno_offset() or -1
     if _F_LINENO > 0:
-        from quickening.interp import facts
-        facts.MEM32[(id(frame) + _F_LINENO) >> 2] = line
+        _MEM32[(id(frame) + _F_LINENO) >> 2] = line
 
 
 def clean(exc, _seen=None):
