@@ -45,6 +45,7 @@ JUMP_BACKWARD_NO_INTERRUPT = _OP["JUMP_BACKWARD_NO_INTERRUPT"]
 POP_JUMP_IF_TRUE, POP_JUMP_IF_FALSE = _OP["POP_JUMP_IF_TRUE"], _OP["POP_JUMP_IF_FALSE"]
 POP_JUMP_IF_NONE, POP_JUMP_IF_NOT_NONE = _OP["POP_JUMP_IF_NONE"], _OP["POP_JUMP_IF_NOT_NONE"]
 RETURN_VALUE, RETURN_CONST = _OP["RETURN_VALUE"], _OP["RETURN_CONST"]
+FOR_ITER = _OP["FOR_ITER"]
 
 # instructions a run can hold: none of them raises or looks at the frame
 SIMPLE = frozenset({LOAD_FAST, LOAD_CONST, STORE_FAST, LOAD_FAST_LOAD_FAST, STORE_FAST_LOAD_FAST,
@@ -349,6 +350,42 @@ def _dispatch(run, pc, last, members=()):
             run.emit(f"return {run.param(run.info.plain[pc][2])}")
 
 
+def _for_iter(run, pc, site):
+    """FOR_ITER in place: step the iterator on top of the stack, or leave the loop.
+
+    Generic: next() of whatever iterator.  A site: its sequence members (the
+    iterator's exact type as guard), anything else through the table."""
+    run.flush()
+    run.release()
+    at = run.at(pc)
+    members = site.family.inline_members(site.oparg) if site is not None else ()
+    exit_pc = run.param(site.arg if site is not None else run.info.plain[pc][1])
+    value = run.new_temp()
+    if site is None:
+        run.emit(f"{value} = next(stack[-1], NULL)")
+        run.emit(f"if {value} is NULL:")
+        run.emit("del stack[-1]", 1)
+        run.emit(f"return {exit_pc}", 1)
+        run.push(value)
+        return
+    it = run.temp("stack[-1]")
+    run.emit(f"h = _instrs[{at}][0]")
+    tests = " or ".join(f"(h is {run.param(m)} and type({it}) is {run.param(m.iterates)})"
+                        for m in members)
+    run.emit(f"if {tests}:")
+    run.emit(f"{value} = next({it}, NULL)", 1)
+    run.emit(f"if {value} is NULL:", 1)
+    run.emit("del stack[-1]", 2)
+    run.emit(f"return {exit_pc}", 2)
+    run.emit("else:")
+    run.emit(f"h, a, n = _instrs[{at}]", 1)
+    run.emit("pc = h(f, stack, a, n)", 1)
+    run.emit("if pc != n:", 1)
+    run.emit("return pc", 2)
+    run.emit(f"{value} = stack.pop()", 1)
+    run.push(value)
+
+
 def _build(run, instrs):
     names = ", ".join(f"p{i}" for i in range(len(run.params)))
     params = "f, stack, arg, nxt, _instrs" + (", " + names if names else "")
@@ -479,6 +516,11 @@ def fuse(info):
                 _terminate(run, op, arg, nxt)
                 ended = True
                 break
+            if op == FOR_ITER and (p in sites or plain[p][0] is HANDLERS[op]):
+                site = plain[p][1] if p in sites else None
+                if site is None or site.family.inline_members(site.oparg):
+                    _for_iter(run, p, site)
+                    continue
             if p not in sites and op in GENERIC:
                 shape = GENERIC[op](opargs[p], plain[p][1])
                 if shape is not None and plain[p][0] is HANDLERS[op]:

@@ -117,6 +117,10 @@ def _sequence_member(iterator_type):
 for_iter_list = _sequence_member(_LIST_ITER)
 for_iter_tuple = _sequence_member(_TUPLE_ITER)
 for_iter_range = _sequence_member(_RANGE_ITER)
+# in place in fused runs (fusion.py): the guard is the iterator's exact type
+for_iter_list.iterates, for_iter_tuple.iterates, for_iter_range.iterates = (
+    _LIST_ITER, _TUPLE_ITER, _RANGE_ITER)
+FAMILY.inline_members = lambda oparg: (for_iter_list, for_iter_tuple, for_iter_range)
 
 
 _generator_state = _genframes.generator_state
