@@ -36,6 +36,9 @@ MORE_MODULES = [
     "test_abstract_numbers", "test_iterlen", "test_future_stmt", "test_type_annotations",
     "test_pep646_syntax", "test_dictviews", "test_structseq", "test_copy", "test_abc",
     "test_operator", "test_dataclasses", "test_scope", "test_exceptions",
+    # library modules written in Python (their test bodies interpreted)
+    "test_typing", "test_configparser", "test_ipaddress", "test_pprint", "test_csv",
+    "test_difflib", "test_weakset", "test_graphlib",
     "test_asyncgen", "test_types",
     # containers, text and number modules (each a second or two interpreted)
     "test_list", "test_bisect", "test_fractions", "test_textwrap", "test_defaultdict",
