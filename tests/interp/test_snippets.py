@@ -419,6 +419,18 @@ finally:
     sys.setrecursionlimit(old)
 del old
 """,
+    "load_attr_class_cache_keeps_no_reference": """
+import gc, weakref
+def t():
+    class A:
+        d = {}
+    A.d[A] = None
+    r = weakref.ref(A)
+    del A
+    gc.collect()
+    return r() is None
+r = [t() for _ in range(4)]
+""",
 }
 
 
@@ -431,20 +443,6 @@ def test_snippet_same_as_native(name):
 # in another part of the interpreter (see each reason); strict, so a fix that
 # makes one match shows up and the entry moves into SNIPPETS.
 OPEN_DIFFERENCES = {
-    "load_attr_class_cache_keeps_no_reference": ("""
-import gc, weakref
-def t():
-    class A:
-        d = {}
-    A.d[A] = None
-    r = weakref.ref(A)
-    del A
-    gc.collect()
-    return r() is None
-r = [t() for _ in range(4)]
-""", "families/load_attr.py LOAD_ATTR_CLASS keeps the class attribute (the cycle A.d -> A) "
-     "alive; CPython's inline cache holds a borrowed pointer (test_ordered_dict "
-     "test_reference_loop, test_functools TestLRUPy.test_lru_cache_weakrefable)"),
     "c_warning_names_the_interpreted_line": ("""
 import warnings, functools
 def capture(*args):

@@ -429,7 +429,7 @@ def specialize_class(site, owner, name, method):
         return site.fail("OUT_OF_VERSIONS")
     if kind is METHOD or kind is NON_DESCRIPTOR:
         return _specialize(site, "LOAD_ATTR_CLASS", _make_class(site, version, owner, descr),
-                           cache=descr, version=version, obj=descr)
+                           version=version, obj=descr)
     if kind is ABSENT:
         return site.fail("EXPECTED_ERROR")
     return site.fail(FAIL_KIND[kind])
@@ -683,13 +683,18 @@ def _make_class(site, tv, cls, descr):
     # (__class__ of a class cannot be assigned); so PyType_Check(owner) and the
     # version match hold together exactly when type(owner) is type and owner is
     # the live class at that address with the version
+    # CPython's cache borrows the attribute: the handler does not keep it alive.
+    # While the version holds, the class's lookup of the name gives exactly it
+    # (a function's __get__ without an instance, or a plain value).
     method = site.oparg & 1
     tid, tview = type_guard(cls)
+    name = site.arg
+    del descr
 
     def load_attr_class(f, stack, site, nxt):
         owner = stack[-1]
         if type(owner) is type and id(owner) == tid and tview[0] == tv:
-            stack[-1] = descr
+            stack[-1] = getattr(owner, name)
             if method:
                 stack.append(NULL)
             return nxt
