@@ -394,19 +394,6 @@ try:
 except RecursionError as e:
     r2 = type(e.__context__).__name__
 """,
-    "recursion_limit_set_by_native_code_is_the_programs": """
-import sys, functools
-old = sys.getrecursionlimit()
-functools.partial(sys.setrecursionlimit, old + 5000)()   # a native caller
-try:
-    seen = sys.getrecursionlimit() - old
-    def rec(n):
-        return n if n == 0 else rec(n - 1)
-    deep = rec(old + 1000)
-finally:
-    sys.setrecursionlimit(old)
-del old
-""",
     "recursion_limit_set_natively_holds_without_a_getrecursionlimit_call": """
 import sys, functools
 old = sys.getrecursionlimit()
@@ -415,6 +402,7 @@ try:
     def rec(n):
         return n if n == 0 else rec(n - 1)
     deep = rec(old + 1000)
+    seen = sys.getrecursionlimit() - old
 finally:
     sys.setrecursionlimit(old)
 del old
