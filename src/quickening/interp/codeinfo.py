@@ -135,7 +135,6 @@ class CodeInfo:
             if family is not None:
                 site = quicken.Site(self, pc, nxt, family, family.base_handler, arg, opargs[pc])
                 sites.append(site)
-                instrs[pc] = plain[pc] = (None, None, -1)
                 quicken.install(site, family.base_handler)
             else:
                 instrs[pc] = plain[pc] = (handler, arg, nxt)

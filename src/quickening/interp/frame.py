@@ -31,7 +31,7 @@ class Frame:
     trace = None           # the frame's local trace function (f_trace)
     trace_line = -1        # the line of the last 'line' event
     trace_prev = -1        # the pc executed last while traced
-    raised_at = -1         # set by a fused run (fusion.py) whose tail instruction raised
+    raised_at = -1         # set by a fused run (fusion.py): the instruction that raised
     inline = None          # for frames pushed by specialized instructions (__init__ of
                            # CALL_ALLOC_AND_ENTER_INIT, generators of FOR_ITER_GEN and
                            # SEND_GEN): on_return/on_yield(frame, value, caller) -> caller pc,

@@ -142,23 +142,25 @@ def enter(info, globals_, values):
     frame = Frame(info, fast, globals_, builtins_of(globals_), None, None,
                   entry_depth(_thread_state().frame))
     if info.is_generator_like:
-        # the calling trampoline may carry flags set on the function's __code__
-        # after it was made (types.coroutine): run the code with those flags
-        extra = _getframe(1).f_code.co_flags & host.CO_ITERABLE_COROUTINE
-        if extra and not info.flags & extra:
-            frame.info = _flagged_info(info, extra)
-        return _generators.wrap(frame)
+        return _generator_of(frame, _getframe(1).f_code.co_flags)   # (the trampoline's)
     return _run_frame(frame)
+
+
+def _generator_of(frame, function_code_flags):
+    """The generator, coroutine or async generator running a new frame.  The
+    function's __code__ may carry flags set after it was made (types.coroutine):
+    the code runs with those flags."""
+    info = frame.info
+    extra = function_code_flags & host.CO_ITERABLE_COROUTINE
+    if extra and not info.flags & extra:
+        frame.info = _flagged_info(info, extra)
+    return _generators.wrap(frame)
 
 
 def start_generator(info, func, args, kwargs, depth):
     """Interpreted code calls a generator-like function: the generator, coroutine
     or async generator it returns, made here (not through the trampoline)."""
-    frame = new_frame(info, func, args, kwargs, depth)
-    extra = func.__code__.co_flags & host.CO_ITERABLE_COROUTINE
-    if extra and not info.flags & extra:
-        frame.info = _flagged_info(info, extra)
-    obj = _generators.wrap(frame)
+    obj = _generator_of(new_frame(info, func, args, kwargs, depth), func.__code__.co_flags)
     obj.__name__ = func.__name__           # as CPython names it: after the function
     obj.__qualname__ = func.__qualname__
     return obj

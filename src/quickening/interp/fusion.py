@@ -1,24 +1,28 @@
-"""Fused runs: a stretch of simple instructions executed as one Python call.
+"""Fused runs: from one instruction to the next jump or return, in one Python call.
 
-Most instructions of a hot loop only move references: LOAD_FAST,
-STORE_FAST, LOAD_CONST, COPY, POP_TOP, jumps.  Dispatching each costs a loop
-turn and a call that are far dearer than the work.  When a code object is
-decoded, every maximal run of such instructions becomes one generated
-function, installed at the run's first instruction, that does the run's
-stack work with Python locals and then executes the instruction after the
-run through the instruction table, so its current handler -- a site's
-specialized member, its base form, or a generic handler -- runs exactly as
-if the loop had dispatched it; when that instruction falls through, the
-function goes on with the simple instructions after it, and so on to the
-next jump or return.
+Most instructions of a hot loop only move references (LOAD_FAST,
+STORE_FAST, LOAD_CONST, COPY, POP_TOP, jumps) or do one C-level operation;
+dispatching each costs a loop turn and a call that are dearer than the work.
+Once a code object is warm (see HOT), every point the loop can be asked to
+dispatch (the first instruction, jump and handler targets, the instruction
+after each one that is not simple) gets a generated function that runs from
+there to the next jump or return:
 
-Only the run's first entry changes.  The instructions inside keep their own
-entries (a jump into the middle of a run, or a frame resuming there, runs
-them one by one), tracing executes the original entries (kept in the fused
-entry's argument), and an exception raised by an instruction executed
-through the table is reported at its own instruction through
-`frame.raised_at`.  None of the simple
-instructions can raise.
+  * simple instructions become assignments between Python locals standing
+    for the value stack;
+  * a generic instruction whose handler never changes runs in place (GENERIC
+    shapes);
+  * a site runs in place the member it holds when that member has a shape
+    (the member's guard and operation, declared beside it in its family
+    module); else, or when the guard fails, it runs through `info.plain`, so
+    its current handler -- specialized member, base form, stats wrapper --
+    runs exactly as if the loop had dispatched it.
+
+The stream, the sites and their counters are untouched: fusion changes how
+fast an instruction runs, never what it does.  The instructions inside a
+run keep their own entries in info.plain (tracing and jumps into a run use
+them); an exception is reported at its own instruction through
+`frame.raised_at`, and `at` tells frame views which instruction runs.
 
 Generated functions are cached by their source text: runs of the same shape
 in different code objects share one compiled function, their constants and
@@ -90,11 +94,10 @@ class Shape:
 
 # generic instructions executed in place: opcode -> shape(oparg, arg) (None: dispatch)
 GENERIC = {}
-_SYMBOL = {i: sym for i, sym in enumerate(host.BINARY_OP_SYMBOLS)}
 
 
 def _binary_op_shape(oparg, arg):
-    sym = _SYMBOL[oparg]
+    sym = host.BINARY_OP_SYMBOLS[oparg]
     if sym.endswith("="):
         return None   # in-place forms dispatch (they need a statement, kept simple)
     return Shape(2, [f"{{0}} {sym} {{1}}"])
@@ -204,8 +207,17 @@ class _Run:
 
     def at(self, pc):
         """From here on, the frame is at instruction pc (exceptions, f_lineno)."""
-        self.emit(f"at = {self.param(pc)}")
-        return f"p{len(self.params) - 1}"
+        name = self.param(pc)
+        self.emit(f"at = {name}")
+        return name
+
+    def through_table(self, at, indent=0):
+        """Run the instruction at `at` through the table; anything but falling through
+        (a jump, a call, a return, a re-dispatch after specializing) goes back to the loop."""
+        self.emit(f"h, a, n = _instrs[{at}]", indent)
+        self.emit("pc = h(f, stack, a, n)", indent)
+        self.emit("if pc != n:", indent)
+        self.emit("return pc", indent + 1)
 
 
 def _simple(run, op, oparg, arg):
@@ -274,28 +286,25 @@ def _terminate(run, op, arg, nxt):
         run.emit("return RETURN")
 
 
-def _fill(template, ops, arg):
-    return template.format(*ops, arg=arg)
+def _fill(template, ops, names):
+    """A shape's template with its operands ({0} ...) and names ({arg}, {c0}, {r0} ...)."""
+    return template.format(*ops, **names)
 
 
 def _in_place(run, pc, shape, arg):
     """A generic instruction executed in place (its handler never changes)."""
+    ops = run.operands(shape.npop)
     if shape.raises:
         if run.info.handler_for(pc) is not None:
-            # an exception handler here unwinds to a depth: keep the stack real
-            ops = run.operands(shape.npop)
-            run.flush()
-        else:
-            ops = run.operands(shape.npop)
+            run.flush()    # an exception handler here unwinds to a depth: keep the stack real
         run.release(keep=ops)
         run.at(pc)
-    else:
-        ops = run.operands(shape.npop)
-    a = run.param(arg) if "{arg}" in "".join(shape.results + shape.effects) else None
+    uses_arg = "{arg}" in "".join(shape.results + shape.effects)
+    names = {"arg": run.param(arg) if uses_arg else None}
     for effect in shape.effects:
-        run.emit(_fill(effect, ops, a))
+        run.emit(_fill(effect, ops, names))
     for result in shape.results:
-        run.push(result if result == "NULL" else run.temp(_fill(result, ops, a)))
+        run.push(result if result == "NULL" else run.temp(_fill(result, ops, names)))
 
 
 def _dispatch(run, pc, last, members=()):
@@ -316,31 +325,22 @@ def _dispatch(run, pc, last, members=()):
             h = run.param(handler)
             names = {f"c{i}": run.param(v) for i, v in enumerate(shape.consts)}
             names.update((f"r{i}", out) for i, out in enumerate(outs))
-            fill = lambda t: t.format(*ops, arg=None, **names)  # noqa: E731
-            run.emit(f"{'if' if k == 0 else 'elif'} h is {h} and ({fill(shape.guard)}):")
+            names["arg"] = None
+            run.emit(f"{'if' if k == 0 else 'elif'} h is {h} and ({_fill(shape.guard, ops, names)}):")
             for effect in shape.effects:
-                run.emit(fill(effect), 1)
+                run.emit(_fill(effect, ops, names), 1)
+            assigned = False
             for out, result in zip(outs, shape.results):
-                if fill(result) != out:
-                    run.emit(f"{out} = {fill(result)}", 1)
-            if not shape.effects and all(fill(r) == o for r, o in zip(shape.results, outs)):
+                value = _fill(result, ops, names)
+                if value != out:           # (a guard may have assigned it already)
+                    run.emit(f"{out} = {value}", 1)
+                    assigned = True
+            if not shape.effects and not assigned:
                 run.emit("pass", 1)
         run.emit("else:")
-        indent = 1
         if ops:
             run.emit(f"stack += ({', '.join(ops)},)" if len(ops) > 1 else f"stack.append({ops[0]})", 1)
-    else:
-        indent = 0
-    run.emit(f"h, a, n = _instrs[{at}]", indent)
-    if last and not members:
-        run.emit("return h(f, stack, a, n)", indent)
-        return
-    run.emit("pc = h(f, stack, a, n)", indent)
-    # anything but falling through (a jump, a call, a return, a re-dispatch
-    # after specializing) goes back to the loop
-    run.emit("if pc != n:", indent)
-    run.emit("return pc", indent + 1)
-    if members:
+        run.through_table(at, 1)
         for out in reversed(outs):
             run.emit(f"{out} = stack.pop()", 1)
         for out in outs:
@@ -348,6 +348,11 @@ def _dispatch(run, pc, last, members=()):
         if last:
             run.flush()
             run.emit(f"return {run.param(run.info.plain[pc][2])}")
+    elif last:
+        run.emit(f"h, a, n = _instrs[{at}]")
+        run.emit("return h(f, stack, a, n)")
+    else:
+        run.through_table(at)
 
 
 def _for_iter(run, pc, site):
@@ -378,10 +383,7 @@ def _for_iter(run, pc, site):
     run.emit("del stack[-1]", 2)
     run.emit(f"return {exit_pc}", 2)
     run.emit("else:")
-    run.emit(f"h, a, n = _instrs[{at}]", 1)
-    run.emit("pc = h(f, stack, a, n)", 1)
-    run.emit("if pc != n:", 1)
-    run.emit("return pc", 2)
+    run.through_table(at, 1)
     run.emit(f"{value} = stack.pop()", 1)
     run.push(value)
 
@@ -454,7 +456,6 @@ _JUMP_BACK = (JUMP_BACKWARD, JUMP_BACKWARD_NO_INTERRUPT)
 def arm(info):
     """Put the warming stubs in place (when the code object is decoded)."""
     instrs = info.instrs
-    info.heat = 0
     instrs[0] = (_warm_entry, 0, None)     # nxt None: a site's install() leaves it alone
     for pc in info.starts:
         if info.opcodes[pc] in _JUMP_BACK:

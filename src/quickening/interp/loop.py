@@ -61,12 +61,12 @@ def run_frame(entry, throw=None):
                             pc = h(f, stack, arg, nxt)
                     else:
                         while pc >= 0 and f.trace is not None:
-                            pc = tracing.step(ts, f, stack, instrs, pc)
+                            pc = tracing.step(ts, f, stack, pc)
                         if pc >= 0:
                             continue   # tracing was switched off: back to the fast loop
                 except BaseException as e:
                     exc = e
-                    if f.raised_at >= 0:    # raised by the tail of a fused run
+                    if f.raised_at >= 0:    # raised inside a fused run: at this instruction
                         pc = f.raised_at
                         f.raised_at = -1
                 else:

@@ -55,9 +55,9 @@ def install(site, handler):
     entry = (handler, site, site.nxt)
     info = site.info
     info.plain[site.pc] = entry
-    if info.instrs[site.pc][2] is None:      # a fused run starts here: it dispatches
-        return                               # this instruction through info.plain
-    info.instrs[site.pc] = entry
+    current = info.instrs[site.pc]
+    if current is None or current[2] is not None:   # (nxt None: a fused run or a warming
+        info.instrs[site.pc] = entry                #  stub starts here; it goes through plain)
 
 
 def _operand_types(stack, site):

@@ -579,7 +579,7 @@ def _setrecursionlimit(f, func, args, kwargs):
     if f.depth >= limit:
         raise RecursionError(f"cannot set the recursion limit to {limit} at the recursion "
                              f"depth {f.depth}: the limit is too low")
-    host = limit + len(_inspect_stack_depth()) + _HOST_ROOM
+    host = limit + _host_depth() + _HOST_ROOM
     func(host)
     _HOST_SET[0] = host
     _loop.RECURSION_LIMIT[0] = limit
@@ -594,13 +594,14 @@ def _getrecursionlimit(f, func, args, kwargs):
     return program_recursion_limit()
 
 
-def _inspect_stack_depth():
-    frames = []
+def _host_depth():
+    """How many host frames are under the caller."""
+    depth = 0
     host = sys._getframe(1)
     while host is not None:
-        frames.append(host)
+        depth += 1
         host = host.f_back
-    return frames
+    return depth
 
 
 _host_getrecursionlimit = sys.getrecursionlimit

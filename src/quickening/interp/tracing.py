@@ -47,7 +47,7 @@ def on_exception(ts, frame, exc):
     _local(ts, frame, "exception", (type(exc), exc, exc.__traceback__))
 
 
-def step(ts, f, stack, instrs, pc):
+def step(ts, f, stack, pc):
     """Execute one instruction of a traced frame, reporting a new line first."""
     info = f.info
     if pc > info.first_traceable:

@@ -92,6 +92,7 @@ def _member(op, t):
             return nxt
         return _deopt(f, stack, site, nxt)
     compare.__name__ = f"compare_op_{t.__name__}"
+    compare.fuse_as = _fused(op, f"type({{0}}) is {t.__name__} and type({{1}}) is {t.__name__}")
     return compare
 
 
@@ -106,24 +107,26 @@ def _compare_int(op):
             stack[-1] = op(lhs, rhs)
             return nxt
         return _deopt(f, stack, site, nxt)
+    compare_op_int.fuse_as = _fused(
+        op, f"type({{0}}) is int and type({{1}}) is int and "
+            f"-{_COMPACT} < {{0}} < {_COMPACT} and -{_COMPACT} < {{1}} < {_COMPACT}")
     return compare_op_int
 
 
 # -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+_SYMBOL_OF = dict(zip(host.COMPARE_OPS, host.COMPARE_SYMBOLS))
+
+
+def _fused(op, guard):
+    sym = _SYMBOL_OF[op]
+    return lambda oparg: Shape(2, [f"{{0}} {sym} {{1}}"], guard=guard, raises=False)
+
+
 def _inline_members(oparg):
     op = host.COMPARE_OPS[oparg >> 5]
-    sym = host.COMPARE_SYMBOLS[oparg >> 5]
-    result = [f"{{0}} {sym} {{1}}"]
-    members = []
-    for handler, guard in (
-            (_compare_int(op), f"type({{0}}) is int and type({{1}}) is int and "
-                               f"-{_COMPACT} < {{0}} < {_COMPACT} and -{_COMPACT} < {{1}} < {_COMPACT}"),
-            (_member(op, float), "type({0}) is float and type({1}) is float"),
-            (_member(op, str), "type({0}) is str and type({1}) is str")):
-        if handler.__name__ == "compare_op_str" and oparg >> 5 not in (_EQ, _NE):
-            continue
-        handler.fuse_as = lambda oparg, guard=guard: Shape(2, result, guard=guard, raises=False)
-        members.append(handler)
+    members = [_compare_int(op), _member(op, float)]
+    if oparg >> 5 in (_EQ, _NE):
+        members.append(_member(op, str))
     return members
 
 
