@@ -68,8 +68,8 @@ def strip_internal(tb, upto_interpreted=False):
     return out
 
 
-_STANDIN_CODES = set()   # ids of stand-in codes (activation codes are added too)
-_keep_codes = []          # ... kept alive, so the ids stay theirs
+# id -> code of every stand-in (activation codes too), kept alive so the ids stay theirs
+_STANDIN_CODES = {}
 
 
 def standin_frame(info, globals_):
@@ -87,8 +87,7 @@ def standin_frame(info, globals_):
     stand = code.replace(co_code=bytes(body), co_flags=flags, co_argcount=0,
                          co_posonlyargcount=0, co_kwonlyargcount=0, co_exceptiontable=b"")
     INTERNAL_CODES.discard(stand)
-    _STANDIN_CODES.add(id(stand))
-    _keep_codes.append(stand)
+    _STANDIN_CODES[id(stand)] = stand
     closure = tuple(types.CellType() for _ in code.co_freevars) or None
     gen = types.FunctionType(stand, globals_ if type(globals_) is dict else {}, code.co_name, None, closure)()
     frame = gen.gi_frame
@@ -126,7 +125,7 @@ def activation_frame(frame):
                             co_nlocals=len(names), co_argcount=len(names))
         _activation_codes[key] = (code, act)    # (keeps code alive: its id stays its own)
         _activation_owner[id(act)] = code
-        _STANDIN_CODES.add(id(act))
+        _STANDIN_CODES[id(act)] = act
     else:
         act = cached[1]
     globals_ = frame.globals
