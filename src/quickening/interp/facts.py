@@ -39,6 +39,9 @@ KEYS_NENTRIES = 24
 KEYS_INDICES = 32
 # PyFunctionObject
 FUNC_VERSION = 136
+# PyFrameObject.f_lineno (int, after ob_refcnt, ob_type, f_back, f_frame, f_trace):
+# frame.f_lineno reports it when it is not 0
+FRAME_LINENO = 40
 # PyCodeObject.co_version (what MAKE_FUNCTION gives a new function)
 CODE_VERSION = 92
 # PyTypeObject slots
@@ -80,6 +83,11 @@ TPFLAGS_VALID_VERSION_TAG = 1 << 19
 _assign_type_version = ctypes.pythonapi.PyUnstable_Type_AssignVersionTag
 _assign_type_version.argtypes = [ctypes.py_object]
 _assign_type_version.restype = ctypes.c_int
+
+
+def set_frame_lineno(frame, line):
+    """Make a frame object report `line` as its f_lineno."""
+    MEM32[(id(frame) + FRAME_LINENO) >> 2] = line
 
 
 def type_version(t):
@@ -287,6 +295,13 @@ def verify():
     obj = Probe()
     if not inline_values_valid(obj) or managed_dict(obj) != 0:
         return "inline values layout"
+
+    def gen():
+        yield
+    frame = gen().gi_frame
+    set_frame_lineno(frame, 4321)
+    if frame.f_lineno != 4321:
+        return "frame f_lineno offset"
     return None
 
 

@@ -13,7 +13,7 @@ the native code it called.
 import os
 import types
 
-from quickening.interp import host
+from quickening.interp import facts, host
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # quickening's code that is a program to the interpreter, not part of it: the
@@ -182,36 +182,9 @@ def frame_exits(exc, frame, lasti):
             _set_f_lineno(stand, line)
 
 
-def _probe_f_lineno_offset():
-    """Offset of PyFrameObject.f_lineno (an int read first by frame.f_lineno),
-    checked on a throw-away frame; None if the layout is not the expected one."""
-    from quickening.interp import facts
-
-    def probe():
-        yield
-    fr = probe().gi_frame
-    offset = 40     # ob_refcnt, ob_type, f_back, f_frame, f_trace, then f_lineno (3.13)
-    try:
-        facts.MEM32[(id(fr) + offset) >> 2] = 4321
-        return offset if fr.f_lineno == 4321 else None
-    except Exception:
-        return None
-
-
-_F_LINENO = None
-
-
-_MEM32 = None
-
-
 def _set_f_lineno(frame, line):
-    global _F_LINENO, _MEM32
-    if _F_LINENO is None:
-        from quickening.interp import facts
-        _MEM32 = facts.MEM32
-        _F_LINENO = _probe_f_lineno_offset() or -1
-    if _F_LINENO > 0:
-        _MEM32[(id(frame) + _F_LINENO) >> 2] = line
+    if facts.PROBLEM is None:     # (the offset was checked on a live frame)
+        facts.set_frame_lineno(frame, line)
 
 
 def clean(exc, _seen=None):
