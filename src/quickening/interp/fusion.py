@@ -34,7 +34,7 @@ import dis
 import os
 
 from quickening.interp import host
-from quickening.interp.ops.registry import HANDLERS, NULL, RETURN
+from quickening.interp.ops.registry import HANDLERS, NULL, RETURN, SWITCH
 
 _OP = host.OPMAP
 LOAD_FAST, LOAD_CONST, STORE_FAST = _OP["LOAD_FAST"], _OP["LOAD_CONST"], _OP["STORE_FAST"]
@@ -66,7 +66,7 @@ TERMINATORS = _JUMPS | frozenset(_BRANCHES) | _RETURNS
 FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
 # builtins as they were at start-up: a program replacing builtins.len must not
 # change what the interpreter's own generated code calls
-_NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "__builtins__": dict(builtins.__dict__)}
+_NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "__builtins__": dict(builtins.__dict__)}
 _TEMPLATES = {}     # source text -> compiled template function
 
 
@@ -89,7 +89,27 @@ class Shape:
         self.effects, self.raises = tuple(effects), raises
         # values the templates name {c0}, {c1} ... (a member's cached facts); {r0} ...
         # name the temps receiving the results (a guard may assign them)
-        self.consts = tuple(consts)
+        self.consts = None if consts is None else tuple(consts)
+
+
+class SiteShape:
+    """The shape of a member made for one site (its facts in a closure: a type
+    version, a dict version ...).  Each specialization makes a new closure, so
+    a fused run cannot name the handler; the handler carries
+    `inplace = (kind, fact0, fact1, ...)`, install() copies it to the site, and
+    the run checks `site.inplace[0] is kind`, its template reading {c0}, {c1}
+    ... from the site.  A polymorphic site that re-specializes every 53 misses
+    keeps running in place."""
+
+    __slots__ = ("fuse_as",)
+
+    def __init__(self, fuse_as):
+        self.fuse_as = fuse_as    # oparg -> Shape (consts None: they come from the site)
+
+    def facts(self, handler, *consts):
+        """Mark handler as a member of this kind with these facts ({c0} ...)."""
+        handler.inplace = (self,) + consts
+        return handler
 
 
 # generic instructions executed in place: opcode -> shape(oparg, arg) (None: dispatch)
@@ -307,42 +327,72 @@ def _in_place(run, pc, shape, arg):
         run.push(result if result == "NULL" else run.temp(_fill(result, ops, names)))
 
 
-def _dispatch(run, pc, last, members=()):
+def _dispatch(run, pc, last, members=(), base=None):
     """Execute instruction pc through the table (its handler may change as the site adapts).
 
     `members`: (handler, shape) pairs executed in place when the site holds
-    that handler and its guard passes."""
-    npop = max((shape.npop for _, shape in members), default=0)
-    ops = run.operands(npop) if members else []
-    run.flush()
+    that handler and its guard passes.  `base`: the shape of the family's base
+    operation; while the site's counter has not run out, a miss of one of
+    these members and the base instruction itself run in place too (counting
+    down as the base instruction does)."""
+    in_place = bool(members) or base is not None
+    npop = max([shape.npop for _, shape in members] + ([base.npop] if base else []), default=0)
+    ops = run.operands(npop) if in_place else []
+    if not in_place or run.info.handler_for(pc) is not None:
+        run.flush()    # (an exception handler here unwinds to a depth: keep the stack real)
+    # values below the operands stay in locals on the paths run in place; the path
+    # through the table puts them on the stack and takes them back
+    kept = list(run.pending)
     run.release(keep=ops)
     at = run.at(pc)
-    if members:
-        run.emit(f"h = _instrs[{at}][0]")
-        nres = len(members[0][1].results)
+    if in_place:
+        # what the site holds now: (handler,) or (kind, its facts...) (quicken.install)
+        site_obj = run.info.plain[pc][1]
+        site = run.param(site_obj)
+        run.emit(f"q = {site}.inplace")
+        run.emit("h = q[0]")
+        nres = len(members[0][1].results) if members else len(base.results)
         outs = [run.new_temp() for _ in range(nres)]
-        for k, (handler, shape) in enumerate(members):
+        keyword = "if"
+        for handler, shape in members:
             h = run.param(handler)
-            names = {f"c{i}": run.param(v) for i, v in enumerate(shape.consts)}
+            if shape.consts is None:     # a SiteShape: the facts are the site's
+                names = {f"c{i}": f"q[{i + 1}]" for i in range(_MAX_FACTS)}
+            else:
+                names = {f"c{i}": run.param(v) for i, v in enumerate(shape.consts)}
             names.update((f"r{i}", out) for i, out in enumerate(outs))
             names["arg"] = None
-            run.emit(f"{'if' if k == 0 else 'elif'} h is {h} and ({_fill(shape.guard, ops, names)}):")
-            for effect in shape.effects:
-                run.emit(_fill(effect, ops, names), 1)
-            assigned = False
-            for out, result in zip(outs, shape.results):
-                value = _fill(result, ops, names)
-                if value != out:           # (a guard may have assigned it already)
-                    run.emit(f"{out} = {value}", 1)
-                    assigned = True
-            if not shape.effects and not assigned:
-                run.emit("pass", 1)
+            prologue = ()
+            if "{nxt}" in "".join(shape.effects):     # a member that returns to the loop
+                names["nxt"] = run.param(run.info.plain[pc][2])
+                prologue = _put(None, kept)
+            _branch(run, keyword, f"h is {h} and ({_fill(shape.guard, ops, names)})",
+                    shape, ops, names, outs, prologue)
+            keyword = "elif"
+        if base is not None:
+            cells, ci = run.param(site_obj.cells), run.param(site_obj.ci)
+            names = {f"r{i}": out for i, out in enumerate(outs)}
+            names["arg"] = run.param(site_obj.arg)
+            names.update((f"c{i}", run.param(v)) for i, v in enumerate(base.consts or ()))
+            if members:
+                held = " or ".join(f"h is {run.param(handler)}" for handler, _ in members)
+                _branch(run, "elif", f"({held}) and (c := {cells}[{ci}]) >= 16", base, ops, names,
+                        outs, prologue=(f"{site}.misses += 1", f"{cells}[{ci}] = c - 16"))
+            _branch(run, keyword if not members else "elif",
+                    f"h is {run.param(site_obj.base_handler)} and (c := {cells}[{ci}]) >= 16",
+                    base, ops, names, outs, prologue=(f"{cells}[{ci}] = c - 16",))
         run.emit("else:")
-        if ops:
-            run.emit(f"stack += ({', '.join(ops)},)" if len(ops) > 1 else f"stack.append({ops[0]})", 1)
+        _put(run, kept + ops, 1)
+        # the stack holds them now: the locals let go, so a callee sees the references
+        # CPython's stack has (they stay bound, as the other paths leave them)
+        held = list(dict.fromkeys(t for t in kept + ops if t in run.live))
+        if held:
+            run.emit(f"{' = '.join(held)} = NULL", 1)
         run.through_table(at, 1)
         for out in reversed(outs):
             run.emit(f"{out} = stack.pop()", 1)
+        for name in reversed(kept):
+            run.emit("del stack[-1]" if name == "NULL" else f"{name} = stack.pop()", 1)
         for out in outs:
             run.push(out)
         if last:
@@ -353,6 +403,37 @@ def _dispatch(run, pc, last, members=()):
         run.emit("return h(f, stack, a, n)")
     else:
         run.through_table(at)
+
+
+def _put(run, names, indent=0):
+    """Push names on the real stack (emitted if run is given; the lines are returned)."""
+    if not names:
+        lines = []
+    elif len(names) == 1:
+        lines = [f"stack.append({names[0]})"]
+    else:
+        lines = [f"stack += ({', '.join(names)},)"]
+    if run is not None:
+        for line in lines:
+            run.emit(line, indent)
+    return lines
+
+
+def _branch(run, keyword, condition, shape, ops, names, outs, prologue=()):
+    """`if condition:` (or elif) running shape's effects and assigning its results to outs."""
+    run.emit(f"{keyword} {condition}:")
+    for line in prologue:
+        run.emit(line, 1)
+    for effect in shape.effects:
+        run.emit(_fill(effect, ops, names), 1)
+    assigned = False
+    for out, result in zip(outs, shape.results):
+        value = _fill(result, ops, names)
+        if value != out:           # (a guard may have assigned it already)
+            run.emit(f"{out} = {value}", 1)
+            assigned = True
+    if not shape.effects and not assigned and not prologue:
+        run.emit("pass", 1)
 
 
 def _for_iter(run, pc, site):
@@ -412,14 +493,14 @@ def _build(run, instrs):
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function
 
 
+_MAX_FACTS = 12   # {c0} ... a SiteShape's template may name
+
+
 def _members(info, pc):
-    """(handler, shape) of the members a site's fused run executes in place."""
-    handler_now, site, _ = info.plain[pc]
-    candidates = list(site.family.inline_members(site.oparg))
-    if getattr(handler_now, "fuse_as", None) is not None and handler_now not in candidates:
-        candidates.insert(0, handler_now)    # a member made for this site (its own facts)
+    """(handler or SiteShape, shape) of the members a site's fused run executes in place."""
+    site = info.plain[pc][1]
     out = []
-    for handler in candidates:
+    for handler in site.family.inline_members(site.oparg):
         shape = handler.fuse_as(site.oparg)
         if shape is not None:
             out.append((handler, shape))
@@ -529,7 +610,13 @@ def fuse(info):
                     continue
             dispatched += 1
             last = dispatched == MAX_DISPATCHED or j == n
-            _dispatch(run, p, last, _members(info, p) if p in sites else ())
+            if p in sites:
+                site = plain[p][1]
+                base = site.family.base_shape
+                _dispatch(run, p, last, _members(info, p),
+                          base(site.oparg, site.arg) if base is not None else None)
+            else:
+                _dispatch(run, p, last)
             if last:
                 ended = True
                 break

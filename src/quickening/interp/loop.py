@@ -121,6 +121,9 @@ def run_frame(entry, throw=None):
                             pc = f.info.prev_start[f.pc]
                         callee = value = None
                         continue
+                    if pc == YIELD:
+                        # its next activation may have another caller (_datastack.state)
+                        f.__dict__.pop("gen_ds", None)
                     if pc == YIELD and f.trace is not None:
                         tracing.on_return(ts, f, f.retval)
                     if pc == YIELD and f is not entry:

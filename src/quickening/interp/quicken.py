@@ -48,11 +48,17 @@ def restart_counter(raw):
     return (((1 << backoff) - 1) << BACKOFF_BITS) | backoff
 
 
+_COUNTED = (None,)
+
+
 def install(site, handler):
     """Put handler at the site's instruction (counting executions under --stats)."""
     if Config.collect_stats:
         handler = _counting(handler, handler is site.base_handler)
     entry = (handler, site, site.nxt)
+    # what fused runs check to execute the member in place (fusion.SiteShape);
+    # counted handlers always go through the table
+    site.inplace = _COUNTED if Config.collect_stats else getattr(handler, "inplace", None) or (handler,)
     info = site.info
     info.plain[site.pc] = entry
     current = info.instrs[site.pc]
@@ -95,7 +101,7 @@ class Site:
     """One instruction of a family in one code object."""
 
     __slots__ = ("info", "pc", "nxt", "cells", "ci", "base", "base_handler", "arg", "oparg",
-                 "family", "cache",
+                 "family", "cache", "inplace",
                  # statistics (cheap ones always; executions and types only with --stats)
                  "misses", "attempts", "successes", "failures", "respecializations",
                  "executions", "specialized_executions", "types", "deopts", "__weakref__")
@@ -112,6 +118,7 @@ class Site:
         self.arg = arg
         self.oparg = oparg
         self.cache = None                # Python objects the specialized form keeps
+        self.inplace = _COUNTED          # (set by install)
         self.misses = 0
         self.attempts = 0
         self.successes = 0
@@ -211,6 +218,9 @@ class Family:
         self.decode = None
         # members a fused run executes in place (fusion.py): oparg -> handlers with .fuse_as
         self.inline_members = lambda oparg: ()
+        # (oparg, site.arg) -> fusion.Shape of the base instruction's operation, which a
+        # fused run executes in place while the counter counts down (None: it does not)
+        self.base_shape = None
 
     def adaptive(self, decode=None):
         """Register the base instruction's adaptive handler."""

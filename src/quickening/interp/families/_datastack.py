@@ -156,12 +156,19 @@ def state(f):
             s = g.ds
             if s is not None:
                 break
+        else:
+            # a generator's frame lives in the generator, not on the data stack: the
+            # state while it runs is its caller's, kept until it yields (loop.py)
+            s = g.__dict__.get("gen_ds")
+            if s is not None:
+                break
         pending.append(g)
         g = g.back
     if s is None:
         s = BASE if _get_ident() == _MAIN_THREAD else _thread_base(pending[-1])
     for g in reversed(pending):
         if g.info.is_generator_like:
+            g.gen_ds = s
             continue
         if g.back is not None and _is_import(g):
             for size in _import_sizes():

@@ -7,7 +7,7 @@ operand), int and float; `*` and `-` on int and float.  Everything else fails
 """
 
 from quickening.interp import host
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("BINARY_OP", [
@@ -203,3 +203,8 @@ _INLINE = (
     _fused(subtract_float, "float", "-", _SUB), _fused(multiply_float, "float", "*", _MUL),
     _fused(add_unicode, "str", "+", _ADD))
 FAMILY.inline_members = lambda oparg: _INLINE
+
+# the base operation in place in fused runs (fusion.py); the in-place operators
+# (+= ...) call their operator function, the site's arg
+FAMILY.base_shape = lambda oparg, arg: (GENERIC[host.OPMAP["BINARY_OP"]](oparg, arg)
+                                        or Shape(2, ["{arg}({0}, {1})"]))

@@ -20,12 +20,12 @@
 import types
 import weakref
 
-from quickening.interp import facts, functions
+from quickening.interp import facts, functions, host
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
 from quickening.interp.ops.registry import SWITCH
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("BINARY_SUBSCR", [
@@ -219,3 +219,6 @@ binary_subscr_list_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_ind
 binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("tuple"))
 _INLINE = (binary_subscr_list_int, binary_subscr_tuple_int)
 FAMILY.inline_members = lambda oparg: _INLINE
+
+# the base operation in place in fused runs (fusion.py): the generic instruction's
+FAMILY.base_shape = GENERIC[host.OPMAP["BINARY_SUBSCR"]]

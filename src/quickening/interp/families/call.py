@@ -38,6 +38,7 @@ from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, Metho
 
 from quickening.interp import facts, host
 from quickening.interp.frame import Frame
+from quickening.interp.fusion import Shape, SiteShape
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
@@ -517,6 +518,7 @@ def _make_py_exact_args(site, cache, seen):
     seen_ref = weakref.ref(seen)
     seen_version = _version_view(seen)
     size = _framesize(info.code)     # the version pins the code
+    facts_ = (seen_ref, seen_version, version, _FVS, size, _ds_state, FunctionType, Frame, info, tail)
 
     if argcount == oparg + 1:
         # a method called as o.m(...): (function, self, args...)
@@ -536,7 +538,7 @@ def _make_py_exact_args(site, cache, seen):
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
-        return call_py_exact_args
+        return PY_EXACT_ARGS_SELF_IN_PLACE.facts(call_py_exact_args, *facts_)
 
     if oparg == 1:
         def call_py_exact_args(f, stack, site, nxt):
@@ -554,7 +556,7 @@ def _make_py_exact_args(site, cache, seen):
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
-        return call_py_exact_args
+        return PY_EXACT_ARGS_IN_PLACE.facts(call_py_exact_args, *facts_)
 
     def call_py_exact_args(f, stack, site, nxt):
         base = len(stack) - n
@@ -572,7 +574,33 @@ def _make_py_exact_args(site, cache, seen):
             f.pc = nxt
             return SWITCH
         return py_exact_args(f, stack, site, nxt)
-    return call_py_exact_args
+    return PY_EXACT_ARGS_IN_PLACE.facts(call_py_exact_args, *facts_)
+
+
+# In place in fused runs (fusion.py): the guard of the closures above, and the
+# callee's frame made from the operands as they are (no stack traffic).  The run
+# returns SWITCH to the loop, as the member does.  Facts: {c0} the weak reference to
+# the function seen, {c1} its version view, {c2} the version, {c3} every function's
+# version (by address), {c4} the callee's data-stack size, {c5} _ds_state, {c6}
+# FunctionType, {c7} Frame, {c8} the callee's CodeInfo, {c9} its locals after the
+# arguments.
+def _exact_args_shape(oparg, with_self):
+    args = ", ".join(f"{{{i}}}" for i in range(1 if with_self else 2, oparg + 2))
+    return Shape(
+        oparg + 2, ["{r0}"], consts=None,
+        guard="({0} is {c0}() and {c1}[0] == {c2} or type({0}) is {c6} and {c3}[id({0}) >> 2] == {c2})"
+              f" and {{1}} is {'not ' if with_self else ''}NULL and f.depth < 900"
+              " and {c4} < (ds := f.ds or {c5}(f))[1] - ds[0]",
+        effects=["callee = f.callee = {c7}({c8}, [" + args + "] + {c9}, {0}.__globals__, "
+                 "{0}.__builtins__, None, f, f.depth + 1)",
+                 "callee.ds = (ds[0] + {c4}, ds[1])",
+                 "f.pc = {nxt}",
+                 "return SWITCH"])
+
+
+PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))
+PY_EXACT_ARGS_SELF_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True))
+FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE)
 
 
 def _make_bound_method_exact_args(site, cache, seen):

@@ -9,7 +9,7 @@ bit says, so one member serves both forms.
 import functools
 
 from quickening.interp import host
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import GENERIC, Shape
 from quickening.interp.ops import arith
 from quickening.interp.quicken import Family
 
@@ -131,3 +131,6 @@ def _inline_members(oparg):
 
 
 FAMILY.inline_members = _inline_members
+
+# the base operation in place in fused runs (fusion.py): the generic instruction's
+FAMILY.base_shape = GENERIC[host.OPMAP["COMPARE_OP"]]

@@ -1,7 +1,9 @@
 """CONTAINS_OP and its 2 members: `in` / `not in` on an exact dict (DICT) or
 a set or frozenset (SET).  The guard checks only the container's type."""
 
+from quickening.interp import host
 from quickening.interp.ops import arith
+from quickening.interp.fusion import GENERIC
 from quickening.interp.quicken import Family
 
 FAMILY = Family("CONTAINS_OP", ["CONTAINS_OP_SET", "CONTAINS_OP_DICT"], operands=2)
@@ -87,3 +89,6 @@ def not_contains_op_set(f, stack, site, nxt):
         stack[-1] = stack[-1] not in container
         return nxt
     return _deopt(f, stack, site, nxt)
+
+# the base operation in place in fused runs (fusion.py): the generic instruction's
+FAMILY.base_shape = GENERIC[host.OPMAP["CONTAINS_OP"]]

@@ -34,7 +34,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 from quickening.interp import facts
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import Shape, SiteShape
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family
 
@@ -516,6 +516,25 @@ def u32_view(addr):
     return M8[addr:addr + 4].cast("I")
 
 
+# in place in fused runs (fusion.py): the same guard, getattr's default for the
+# NULL slot; {c0}.. are the member's facts, as named where it is made
+INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
+    1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
+    guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
+          "({r0} := getattr({0}, {c5}, NULL)) is not NULL"))
+
+
+def _base_shape(oparg, name):
+    """The base instruction's operation, in place in fused runs ({arg}: the name)."""
+    if oparg & 1:
+        return Shape(1, ["{r0}", "{r1}"], consts=(load_method,),
+                     effects=["{r0}, {r1} = {c0}({0}, {arg})"])
+    return Shape(1, ["getattr({0}, {arg})"])
+
+
+FAMILY.base_shape = _base_shape
+
+
 def _make_instance_value(site, tv, t, index):
     name = site.arg
     tid, tview = type_guard(t)
@@ -568,12 +587,7 @@ def _make_instance_value(site, tv, t, index):
                 cells[site.ci] = counter - 16
                 stack[-1] = getattr(owner, name)
                 return nxt
-        # in place in fused runs (fusion.py): the same guard, getattr's default for
-        # the NULL slot
-        load_attr_instance_value.fuse_as = lambda oparg: Shape(
-            1, ["{r0}", "NULL"] if method else ["{r0}"], consts=(tid, tview, tv, M8, valid, name),
-            guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
-                  "({r0} := getattr({0}, {c5}, NULL)) is not NULL")
+        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, tid, tview, tv, M8, valid, name)
     else:
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
@@ -757,6 +771,16 @@ def _make_getattribute(site, tv, t, fv, getattribute, info, name):
     return load_attr_getattribute_overridden
 
 
+METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
+    1, ["{c7}", "{0}"], consts=None,
+    guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
+          "{c5}[0] == {c6}"))
+
+
+FAMILY.inline_members = lambda oparg: (
+    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE) if oparg & 1 else (INSTANCE_VALUE_IN_PLACE,))
+
+
 def _make_method_with_values(site, tv, t, keys, kv, descr):
     tid, tview = type_guard(t)
     valid = t.__basicsize__ + 3
@@ -780,11 +804,8 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
         stack[-1], self_ = load_method(owner, name)
         stack.append(self_)
         return nxt
-    load_attr_method_with_values.fuse_as = lambda oparg: Shape(
-        1, ["{c7}", "{0}"], consts=(tid, tview, tv, M8, valid, kview, kv, descr),
-        guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
-              "{c5}[0] == {c6}")
-    return load_attr_method_with_values
+    return METHOD_WITH_VALUES_IN_PLACE.facts(load_attr_method_with_values,
+                                             tid, tview, tv, M8, valid, kview, kv, descr)
 
 
 def _make_method_no_dict(site, tv, t, descr):

@@ -28,7 +28,7 @@ global or builtin str key has no other effect.
 import ctypes
 
 from quickening.interp import facts
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import Shape, SiteShape
 from quickening.interp.ops import locals_ops
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
@@ -167,12 +167,8 @@ def _module(name, push_null, version):
                     stack.append(value)
                     return nxt
             return _deopt(f, stack, site, nxt)
-    # in place in fused runs (fusion.py): the same guard and lookup
-    load_global_module.fuse_as = lambda oparg: Shape(
-        0, ["{r0}", "NULL"] if push_null else ["{r0}"],
-        consts=(_MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION, version, name),
-        guard=_GLOBALS_GUARD + " and ({r0} := f.globals.get({c5}, NULL)) is not NULL")
-    return load_global_module
+    return MODULE_IN_PLACE.facts(load_global_module,
+                                 _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION, version, name)
 
 
 def _builtin(name, push_null, globals_version, builtins_version):
@@ -188,14 +184,19 @@ def _builtin(name, push_null, globals_version, builtins_version):
                         stack.append(NULL)
                     return nxt
         return _deopt(f, stack, site, nxt)
-    load_global_builtin.fuse_as = lambda oparg: Shape(
-        0, ["{r0}", "NULL"] if push_null else ["{r0}"],
-        consts=(_MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION, globals_version, name, builtins_version),
-        guard=_GLOBALS_GUARD + " and type(f.builtins) is dict and {c0}[({c1}[(id(f.builtins) + {c2}) >> 3]"
-              " + {c3}) >> 2] == {c6} and ({r0} := f.builtins.get({c5}, NULL)) is not NULL")
-    return load_global_builtin
+    return BUILTIN_IN_PLACE.facts(load_global_builtin, _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION,
+                                  globals_version, name, builtins_version)
 
 
-# the globals' keys version, as the members check it ({c0}..{c4}: MEM32, MEM64, offsets, version)
+# in place in fused runs (fusion.py): the same guards and lookup.  The globals' keys
+# version, as the members check it ({c0}..{c4}: MEM32, MEM64, offsets, version)
 _GLOBALS_GUARD = ("type(f.globals) is dict and "
                   "{c0}[({c1}[(id(f.globals) + {c2}) >> 3] + {c3}) >> 2] == {c4}")
+MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
+    0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
+    guard=_GLOBALS_GUARD + " and ({r0} := f.globals.get({c5}, NULL)) is not NULL"))
+BUILTIN_IN_PLACE = SiteShape(lambda oparg: Shape(
+    0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
+    guard=_GLOBALS_GUARD + " and type(f.builtins) is dict and {c0}[({c1}[(id(f.builtins) + {c2}) >> 3]"
+          " + {c3}) >> 2] == {c6} and ({r0} := f.builtins.get({c5}, NULL)) is not NULL"))
+FAMILY.inline_members = lambda oparg: (MODULE_IN_PLACE, BUILTIN_IN_PLACE)

@@ -19,7 +19,7 @@ from types import ModuleType
 
 from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import Shape, SiteShape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("STORE_ATTR", [
@@ -119,13 +119,17 @@ def _make_instance_value(site, tv, t, index):
         del stack[-1]
         setattr(owner, name, stack.pop())
         return nxt
-    # in place in fused runs (fusion.py): the same guard and store
-    store_attr_instance_value.fuse_as = lambda oparg: Shape(
-        2, effects=["setattr({1}, {c7}, {0})"],
-        consts=(tid, tview, tv, M64, MANAGED_DICT_OFFSET, M8, valid, name),
-        guard="id(type({1})) == {c0} and {c1}[0] == {c2} and "
-              "not {c3}[(id({1}) + {c4}) >> 3] and {c5}[id({1}) + {c6}]")
-    return store_attr_instance_value
+    return INSTANCE_VALUE_IN_PLACE.facts(store_attr_instance_value,
+                                         tid, tview, tv, M64, MANAGED_DICT_OFFSET, M8, valid, name)
+
+
+# in place in fused runs (fusion.py): the same guard and store
+INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
+    2, effects=["setattr({1}, {c7}, {0})"], consts=None,
+    guard="id(type({1})) == {c0} and {c1}[0] == {c2} and "
+          "not {c3}[(id({1}) + {c4}) >> 3] and {c5}[id({1}) + {c6}]"))
+FAMILY.base_shape = lambda oparg, name: Shape(2, effects=["setattr({1}, {arg}, {0})"])
+FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE,)
 
 
 def _make_with_hint(site, tv, t, hint):

@@ -8,8 +8,9 @@ execution); on an exact dict -> DICT.  Everything else fails.
 
 import types
 
+from quickening.interp import host
 from quickening.interp.ops import containers
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("STORE_SUBSCR", ["STORE_SUBSCR_DICT", "STORE_SUBSCR_LIST_INT"], operands=2)
@@ -111,3 +112,6 @@ store_subscr_list_int.fuse_as = lambda oparg: Shape(
     3, effects=["{1}[{2}] = {0}"],
     guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT} and {{2}} < len({{1}})")
 FAMILY.inline_members = lambda oparg: (store_subscr_list_int,)
+
+# the base operation in place in fused runs (fusion.py): the generic instruction's
+FAMILY.base_shape = GENERIC[host.OPMAP["STORE_SUBSCR"]]

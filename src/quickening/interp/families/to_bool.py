@@ -9,9 +9,9 @@ class's type version and guards on it.  Everything else fails: float, dict,
 tuple, set, bytes ... (`if 1.5:` stays TO_BOOL).
 """
 
-from quickening.interp import facts
+from quickening.interp import facts, host
 from quickening.interp.ops import arith
-from quickening.interp.fusion import Shape
+from quickening.interp.fusion import GENERIC, Shape
 from quickening.interp.quicken import Family, pack32
 
 FAMILY = Family("TO_BOOL", [
@@ -139,3 +139,6 @@ to_bool_str.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) 
                                           raises=False)
 _INLINE = (to_bool_bool, to_bool_int, to_bool_list, to_bool_none, to_bool_str)
 FAMILY.inline_members = lambda oparg: _INLINE
+
+# the base operation in place in fused runs (fusion.py): the generic instruction's
+FAMILY.base_shape = GENERIC[host.OPMAP["TO_BOOL"]]
