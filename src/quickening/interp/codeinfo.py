@@ -32,7 +32,7 @@ class CodeInfo:
         "free_start", "ncells_and_locals", "argcount", "posonlycount", "kwonlycount",
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
-        "quickened", "sites", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
+        "quickened", "sites", "site_pcs", "start_index", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
     )
 
     def __init__(self, code):
@@ -45,6 +45,7 @@ class CodeInfo:
         self.standin = None
         self.quickened = None
         self.sites = None
+        self.site_pcs = frozenset()
         self._decode_locals()
         self._decode_instructions()
         self._decode_exception_table()
@@ -139,6 +140,7 @@ class CodeInfo:
             else:
                 instrs[pc] = plain[pc] = (handler, arg, nxt)
         self.sites = sites
+        self.site_pcs = {site.pc for site in sites}
 
     def _decode_exception_table(self):
         entries = []

@@ -33,7 +33,7 @@ import builtins
 import dis
 import os
 
-from quickening.interp import host
+from quickening.interp import host, quicken
 from quickening.interp.ops.registry import HANDLERS, NULL, RETURN, SWITCH
 
 _OP = host.OPMAP
@@ -381,28 +381,104 @@ def _dispatch(run, pc, last, members=(), base=None):
             _branch(run, keyword if not members else "elif",
                     f"h is {run.param(site_obj.base_handler)} and (c := {cells}[{ci}]) >= 16",
                     base, ops, names, outs, prologue=(f"{cells}[{ci}] = c - 16",))
-        run.emit("else:")
-        _put(run, kept + ops, 1)
-        # the stack holds them now: the locals let go, so a callee sees the references
-        # CPython's stack has (they stay bound, as the other paths leave them)
-        held = list(dict.fromkeys(t for t in kept + ops if t in run.live))
-        if held:
-            run.emit(f"{' = '.join(held)} = NULL", 1)
-        run.through_table(at, 1)
-        for out in reversed(outs):
-            run.emit(f"{out} = stack.pop()", 1)
-        for name in reversed(kept):
-            run.emit("del stack[-1]" if name == "NULL" else f"{name} = stack.pop()", 1)
-        for out in outs:
-            run.push(out)
-        if last:
-            run.flush()
-            run.emit(f"return {run.param(run.info.plain[pc][2])}")
+        _otherwise(run, pc, at, last, kept, ops, outs)
     elif last:
         run.emit(f"h, a, n = _instrs[{at}]")
         run.emit("return h(f, stack, a, n)")
     else:
         run.through_table(at)
+
+
+def _otherwise(run, pc, at, last, kept, ops, outs):
+    """The `else:` of a site run in place: through the table, then on with its results."""
+    run.emit("else:")
+    _put(run, kept + ops, 1)
+    # the stack holds them now: the locals let go, so a callee sees the references
+    # CPython's stack has (they stay bound, as the other paths leave them)
+    held = list(dict.fromkeys(t for t in kept + ops if t in run.live))
+    if held:
+        run.emit(f"{' = '.join(held)} = NULL", 1)
+    run.through_table(at, 1)
+    for out in reversed(outs):
+        run.emit(f"{out} = stack.pop()", 1)
+    for name in reversed(kept):
+        run.emit("del stack[-1]" if name == "NULL" else f"{name} = stack.pop()", 1)
+    for out in outs:
+        run.push(out)
+    if last:
+        run.flush()
+        run.emit(f"return {run.param(run.info.plain[pc][2])}")
+
+
+# -- a site fixed to the form it holds ---------------------------------------------------
+# A site's run is made for the member the site holds when the code is fused: its
+# guard and operation with its facts as constants, then the base operation for a
+# miss, then the table.  When the site changes form, quicken.install() calls
+# refuse(), which makes the runs holding the site again.  A site that keeps
+# changing (polymorphic: REFUSE_LIMIT changes) is made in the form that follows
+# whatever it holds (_dispatch), and is not made again.
+REFUSE_LIMIT = 4
+
+
+def _site(run, p, last, site):
+    """Emit the instruction of a site; True when it runs in place."""
+    base = site.family.base_shape
+    base = base(site.oparg, site.arg) if base is not None else None
+    members = _members(run.info, p)
+    if site.refusions >= REFUSE_LIMIT:
+        _dispatch(run, p, last, members, base)
+        return bool(members) or base is not None
+    site.fused_in.add(run.entry)
+    held = site.inplace
+    holds = held[0]
+    shape = next((shp for handler, shp in members if handler is holds), None)
+    if shape is None and not (holds is site.base_handler and base is not None):
+        _dispatch(run, p, last)
+        return False
+    npop = shape.npop if shape is not None else base.npop
+    ops = run.operands(npop)
+    if run.info.handler_for(p) is not None:
+        run.flush()
+    kept = list(run.pending)
+    run.release(keep=ops)
+    at = run.at(p)
+    outs = [run.new_temp() for _ in range(len((shape or base).results))]
+    cells, ci = run.param(site.cells), run.param(site.ci)
+    base_names = {f"r{i}": out for i, out in enumerate(outs)}
+    if base is not None:
+        base_names["arg"] = run.param(site.arg)
+        base_names.update((f"c{i}", run.param(v)) for i, v in enumerate(base.consts or ()))
+    if shape is not None:
+        facts = held[1:] if shape.consts is None else shape.consts
+        names = {f"c{i}": run.param(v) for i, v in enumerate(facts)}
+        names.update((f"r{i}", out) for i, out in enumerate(outs))
+        names["arg"] = None
+        prologue = ()
+        if "{nxt}" in "".join(shape.effects):     # a member that returns to the loop
+            names["nxt"] = run.param(run.info.plain[p][2])
+            prologue = _put(None, kept)
+        _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
+        if base is not None:
+            site_name = run.param(site)
+            _branch(run, "elif", f"(c := {cells}[{ci}]) >= 16", base, ops, base_names, outs,
+                    prologue=(f"{site_name}.misses += 1", f"{cells}[{ci}] = c - 16"))
+    else:
+        _branch(run, "if", f"(c := {cells}[{ci}]) >= 16", base, ops, base_names, outs,
+                prologue=(f"{cells}[{ci}] = c - 16",))
+    _otherwise(run, p, at, last, kept, ops, outs)
+    return True
+
+
+def refuse(site):
+    """The site changed form: make the runs holding it again (quicken.install)."""
+    site.refusions += 1
+    info = site.info
+    entries, site.fused_in = site.fused_in, set()
+    for entry in entries:
+        _fuse_entry(info, entry)
+
+
+quicken.ON_NEW_FORM[0] = refuse
 
 
 def _put(run, names, indent=0):
@@ -572,53 +648,58 @@ def fuse(info):
     info.plain) and goes on, until a jump or a return, or MAX_DISPATCHED
     instructions executed through the table.
     """
+    info.start_index = {pc: k for k, pc in enumerate(info.starts)}
+    for pc in _entry_points(info):
+        _fuse_entry(info, pc)
+
+
+def _fuse_entry(info, pc):
+    """Make (or make again) the fused function starting at instruction pc."""
     instrs = info.instrs
     plain = info.plain
     opcodes = info.opcodes
     opargs = info.opargs
     starts = info.starts
-    index = {pc: k for k, pc in enumerate(starts)}
-    sites = {site.pc for site in info.sites}
+    sites = info.site_pcs
     n = len(starts)
-    for pc in _entry_points(info):
-        run = _Run(info)
-        count = dispatched = 0
-        j = index[pc]
-        ended = False
-        while j < n:
-            p = starts[j]
-            op = opcodes[p]
-            j += 1
-            count += 1
-            if op in SIMPLE:
-                _simple(run, op, opargs[p], plain[p][1])
+    run = _Run(info)
+    run.entry = pc
+    count = dispatched = 0
+    j = info.start_index[pc]
+    ended = False
+    while j < n:
+        p = starts[j]
+        op = opcodes[p]
+        j += 1
+        count += 1
+        if op in SIMPLE:
+            _simple(run, op, opargs[p], plain[p][1])
+            continue
+        if op in TERMINATORS:
+            _, arg, nxt = plain[p]
+            _terminate(run, op, arg, nxt)
+            ended = True
+            break
+        if op == FOR_ITER and (p in sites or plain[p][0] is HANDLERS[op]):
+            site = plain[p][1] if p in sites else None
+            if site is None or site.family.inline_members(site.oparg):
+                _for_iter(run, p, site)
                 continue
-            if op in TERMINATORS:
-                _, arg, nxt = plain[p]
-                _terminate(run, op, arg, nxt)
-                ended = True
-                break
-            if op == FOR_ITER and (p in sites or plain[p][0] is HANDLERS[op]):
-                site = plain[p][1] if p in sites else None
-                if site is None or site.family.inline_members(site.oparg):
-                    _for_iter(run, p, site)
-                    continue
-            if p not in sites and op in GENERIC:
-                shape = GENERIC[op](opargs[p], plain[p][1])
-                if shape is not None and plain[p][0] is HANDLERS[op]:
-                    _in_place(run, p, shape, plain[p][1])
-                    continue
+        if p not in sites and op in GENERIC:
+            shape = GENERIC[op](opargs[p], plain[p][1])
+            if shape is not None and plain[p][0] is HANDLERS[op]:
+                _in_place(run, p, shape, plain[p][1])
+                continue
+        last = dispatched + 1 == MAX_DISPATCHED or j == n
+        if p in sites:
+            in_place = _site(run, p, last, plain[p][1])
+        else:
+            _dispatch(run, p, last)
+            in_place = False
+        if not in_place:
             dispatched += 1
-            last = dispatched == MAX_DISPATCHED or j == n
-            if p in sites:
-                site = plain[p][1]
-                base = site.family.base_shape
-                _dispatch(run, p, last, _members(info, p),
-                          base(site.oparg, site.arg) if base is not None else None)
-            else:
-                _dispatch(run, p, last)
-            if last:
-                ended = True
-                break
-        if ended and count >= 2:
-            instrs[pc] = (_build(run, plain), pc, None)
+        if last:
+            ended = True
+            break
+    if ended and count >= 2:
+        instrs[pc] = (_build(run, plain), pc, None)

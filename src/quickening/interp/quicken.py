@@ -49,6 +49,7 @@ def restart_counter(raw):
 
 
 _COUNTED = (None,)
+ON_NEW_FORM = [None]    # set by fusion.py
 
 
 def install(site, handler):
@@ -58,7 +59,10 @@ def install(site, handler):
     entry = (handler, site, site.nxt)
     # what fused runs check to execute the member in place (fusion.SiteShape);
     # counted handlers always go through the table
+    held = site.inplace
     site.inplace = _COUNTED if Config.collect_stats else getattr(handler, "inplace", None) or (handler,)
+    if site.fused_in and (len(site.inplace) > 1 or site.inplace[0] is not held[0]):
+        ON_NEW_FORM[0](site)     # fusion.refuse: its runs were made for the form it held
     info = site.info
     info.plain[site.pc] = entry
     current = info.instrs[site.pc]
@@ -101,7 +105,7 @@ class Site:
     """One instruction of a family in one code object."""
 
     __slots__ = ("info", "pc", "nxt", "cells", "ci", "base", "base_handler", "arg", "oparg",
-                 "family", "cache", "inplace",
+                 "family", "cache", "inplace", "refusions", "fused_in",
                  # statistics (cheap ones always; executions and types only with --stats)
                  "misses", "attempts", "successes", "failures", "respecializations",
                  "executions", "specialized_executions", "types", "deopts", "__weakref__")
@@ -119,6 +123,8 @@ class Site:
         self.oparg = oparg
         self.cache = None                # Python objects the specialized form keeps
         self.inplace = _COUNTED          # (set by install)
+        self.refusions = 0               # times fused runs were made again for it (fusion.py)
+        self.fused_in = set()            # entry points of the fused runs made for its form
         self.misses = 0
         self.attempts = 0
         self.successes = 0

@@ -638,6 +638,14 @@ def _make_with_hint(site, tv, t, hint):
     return load_attr_with_hint
 
 
+# LOAD_ATTR_SLOT of a slot that getattr's AttributeError tells empty, in place in
+# fused runs: the type guard, getattr's default for the empty slot
+SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
+    1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
+    guard="id(type({0})) == {c0} and {c1}[0] == {c2} and "
+          "({r0} := getattr({0}, {c3}, NULL)) is not NULL"))
+
+
 def _make_slot(site, tv, t, offset, cheap):
     name = site.arg
     method = site.oparg & 1
@@ -658,7 +666,7 @@ def _make_slot(site, tv, t, offset, cheap):
                     return nxt
             site.misses += 1
             return load_attr(f, stack, site, nxt)
-        return load_attr_slot
+        return SLOT_IN_PLACE.facts(load_attr_slot, tid, tview, tv, name)
 
     def load_attr_slot(f, stack, site, nxt):
         owner = stack[-1]
@@ -778,7 +786,8 @@ METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
 
 
 FAMILY.inline_members = lambda oparg: (
-    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE) if oparg & 1 else (INSTANCE_VALUE_IN_PLACE,))
+    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, SLOT_IN_PLACE) if oparg & 1
+    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE))
 
 
 def _make_method_with_values(site, tv, t, keys, kv, descr):

@@ -129,7 +129,7 @@ INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     guard="id(type({1})) == {c0} and {c1}[0] == {c2} and "
           "not {c3}[(id({1}) + {c4}) >> 3] and {c5}[id({1}) + {c6}]"))
 FAMILY.base_shape = lambda oparg, name: Shape(2, effects=["setattr({1}, {arg}, {0})"])
-FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE,)
+FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
 
 
 def _make_with_hint(site, tv, t, hint):
@@ -161,4 +161,9 @@ def _make_slot(site, tv, t):
             return nxt
         site.misses += 1
         return store_attr(f, stack, site, nxt)
-    return store_attr_slot
+    return SLOT_IN_PLACE.facts(store_attr_slot, tid, tview, tv, name)
+
+
+SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
+    2, effects=["setattr({1}, {c3}, {0})"], consts=None,
+    guard="id(type({1})) == {c0} and {c1}[0] == {c2}"))
