@@ -363,8 +363,9 @@ def _dispatch(run, pc, last, members=(), base=None):
             names.update((f"r{i}", out) for i, out in enumerate(outs))
             names["arg"] = None
             prologue = ()
-            if "{nxt}" in "".join(shape.effects):     # a member that returns to the loop
+            if "{nxt}" in "".join(shape.effects):
                 names["nxt"] = run.param(run.info.plain[pc][2])
+            if any(e.startswith("return") for e in shape.effects):   # back to the loop
                 prologue = _put(None, kept)
             _branch(run, keyword, f"h is {h} and ({_fill(shape.guard, ops, names)})",
                     shape, ops, names, outs, prologue)
@@ -415,9 +416,10 @@ def _otherwise(run, pc, at, last, kept, ops, outs):
 # guard and operation with its facts as constants, then the base operation for a
 # miss, then the table.  When the site changes form, quicken.install() calls
 # refuse(), which makes the runs holding the site again.  A site that keeps
-# changing (polymorphic: REFUSE_LIMIT changes) is made in the form that follows
-# whatever it holds (_dispatch), and is not made again.
-REFUSE_LIMIT = 4
+# changing (polymorphic: REFUSE_LIMIT changes), or that has not been specialized
+# yet, is made in the form that follows whatever it holds (_dispatch) and does
+# not make its runs again.
+REFUSE_LIMIT = 2
 
 
 def _site(run, p, last, site):
@@ -425,7 +427,9 @@ def _site(run, p, last, site):
     base = site.family.base_shape
     base = base(site.oparg, site.arg) if base is not None else None
     members = _members(run.info, p)
-    if site.refusions >= REFUSE_LIMIT:
+    if site.refusions >= REFUSE_LIMIT or not site.attempts:
+        # polymorphic, or not yet specialized (its form to come is unknown: making the
+        # runs again for it costs a compilation)
         _dispatch(run, p, last, members, base)
         return bool(members) or base is not None
     site.fused_in.add(run.entry)
@@ -454,8 +458,9 @@ def _site(run, p, last, site):
         names.update((f"r{i}", out) for i, out in enumerate(outs))
         names["arg"] = None
         prologue = ()
-        if "{nxt}" in "".join(shape.effects):     # a member that returns to the loop
+        if "{nxt}" in "".join(shape.effects):
             names["nxt"] = run.param(run.info.plain[p][2])
+        if any(e.startswith("return") for e in shape.effects):   # back to the loop
             prologue = _put(None, kept)
         _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
         if base is not None:
@@ -472,10 +477,10 @@ def _site(run, p, last, site):
 def refuse(site):
     """The site changed form: make the runs holding it again (quicken.install)."""
     site.refusions += 1
-    info = site.info
+    instrs = site.info.instrs
     entries, site.fused_in = site.fused_in, set()
     for entry in entries:
-        _fuse_entry(info, entry)
+        instrs[entry] = (_lazy, entry, None)
 
 
 quicken.ON_NEW_FORM[0] = refuse
@@ -641,7 +646,7 @@ def _warm_jump(f, stack, pc, _):
 
 
 def fuse(info):
-    """Install a fused function at every entry point that starts two or more instructions.
+    """Put a fused function at every entry point (made when it first runs, _lazy).
 
     The function runs the simple instructions from there, executes each
     instruction that is not simple in place when it can (else through
@@ -649,8 +654,19 @@ def fuse(info):
     instructions executed through the table.
     """
     info.start_index = {pc: k for k, pc in enumerate(info.starts)}
+    instrs = info.instrs
     for pc in _entry_points(info):
-        _fuse_entry(info, pc)
+        instrs[pc] = (_lazy, pc, None)
+
+
+def _lazy(f, stack, pc, _):
+    """An entry point's function is made when it first runs (many never do: handlers,
+    branches not taken), and made again after a site in it changed form."""
+    info = f.info
+    if not _fuse_entry(info, pc):
+        info.instrs[pc] = info.plain[pc]
+    h, arg, nxt = info.instrs[pc]
+    return h(f, stack, arg, nxt)
 
 
 def _fuse_entry(info, pc):
@@ -703,3 +719,5 @@ def _fuse_entry(info, pc):
             break
     if ended and count >= 2:
         instrs[pc] = (_build(run, plain), pc, None)
+        return True
+    return False

@@ -378,7 +378,7 @@ def _fast_native(site, callable_, special, general):
                 return nxt
             return general(f, stack, site, nxt)
     fast.__name__ = general.__name__
-    return fast
+    return NATIVE_IN_PLACE.facts(fast, callable_)
 
 
 def _fast_descriptor(site, descr, objclass, special, general):
@@ -421,7 +421,25 @@ def _fast_descriptor(site, descr, objclass, special, general):
                 return nxt
             return general(f, stack, site, nxt)
     fast.__name__ = general.__name__
-    return fast
+    return DESCRIPTOR_IN_PLACE.facts(fast, descr, objclass)
+
+
+# In place in fused runs (fusion.py): the callable seen at specialization ({c0}),
+# called with the operands as they are.  (f.pc as the handlers set it.)
+def _native_shape(oparg):
+    args = ", ".join(f"{{{i}}}" for i in range(2, oparg + 2))
+    return Shape(oparg + 2, ["{c0}(" + args + ")"], effects=["f.pc = {nxt}"], consts=None,
+                 guard="{0} is {c0} and {1} is NULL")
+
+
+def _descriptor_shape(oparg):
+    args = ", ".join(f"{{{i}}}" for i in range(1, oparg + 2))
+    return Shape(oparg + 2, ["{c0}(" + args + ")"], effects=["f.pc = {nxt}"], consts=None,
+                 guard="{0} is {c0} and type({1}) is {c1}")
+
+
+NATIVE_IN_PLACE = SiteShape(_native_shape)
+DESCRIPTOR_IN_PLACE = SiteShape(_descriptor_shape)
 
 
 # -- helpers shared by the members ----------------------------------------------------
@@ -600,7 +618,8 @@ def _exact_args_shape(oparg, with_self):
 
 PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))
 PY_EXACT_ARGS_SELF_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True))
-FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE)
+FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE,
+                                       NATIVE_IN_PLACE, DESCRIPTOR_IN_PLACE)
 
 
 def _make_bound_method_exact_args(site, cache, seen):
