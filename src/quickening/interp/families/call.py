@@ -530,7 +530,7 @@ def _make_py_exact_args(site, cache, seen):
     other function object through its address."""
     version, argcount, info, tail, has_free, _ = cache
     oparg = site.oparg
-    if tail is None or has_free or argcount not in (oparg, oparg + 1):
+    if tail is None or argcount not in (oparg, oparg + 1):
         return py_exact_args
     n = oparg + 2
     seen_ref = weakref.ref(seen)
@@ -550,13 +550,16 @@ def _make_py_exact_args(site, cache, seen):
                 args = stack[base + 1:]
                 del stack[base:]
                 args += tail
+                if has_free:
+                    args += func.__closure__
                 callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
                                           f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
-        return PY_EXACT_ARGS_SELF_IN_PLACE.facts(call_py_exact_args, *facts_)
+        kind = PY_EXACT_ARGS_SELF_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_SELF_IN_PLACE
+        return kind.facts(call_py_exact_args, *facts_)
 
     if oparg == 1:
         def call_py_exact_args(f, stack, site, nxt):
@@ -568,13 +571,16 @@ def _make_py_exact_args(site, cache, seen):
                 args = [stack.pop()]
                 del stack[-2:]
                 args += tail
+                if has_free:
+                    args += func.__closure__
                 callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
                                           f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
                 return SWITCH
             return py_exact_args(f, stack, site, nxt)
-        return PY_EXACT_ARGS_IN_PLACE.facts(call_py_exact_args, *facts_)
+        kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
+        return kind.facts(call_py_exact_args, *facts_)
 
     def call_py_exact_args(f, stack, site, nxt):
         base = len(stack) - n
@@ -586,13 +592,16 @@ def _make_py_exact_args(site, cache, seen):
             args = stack[base + 2:]
             del stack[base:]
             args += tail
+            if has_free:
+                args += func.__closure__
             callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
                                       f.depth + 1)
             callee.ds = (ds[0] + size, ds[1])
             f.pc = nxt
             return SWITCH
         return py_exact_args(f, stack, site, nxt)
-    return PY_EXACT_ARGS_IN_PLACE.facts(call_py_exact_args, *facts_)
+    kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
+    return kind.facts(call_py_exact_args, *facts_)
 
 
 # In place in fused runs (fusion.py): the guard of the closures above, and the
@@ -602,14 +611,15 @@ def _make_py_exact_args(site, cache, seen):
 # version (by address), {c4} the callee's data-stack size, {c5} _ds_state, {c6}
 # FunctionType, {c7} Frame, {c8} the callee's CodeInfo, {c9} its locals after the
 # arguments.
-def _exact_args_shape(oparg, with_self):
+def _exact_args_shape(oparg, with_self, free=False):
     args = ", ".join(f"{{{i}}}" for i in range(1 if with_self else 2, oparg + 2))
+    locals_ = f"[{args}] + {{c9}}" if not free else f"[{args}{', ' if args else ''}*{{c9}}, *{{0}}.__closure__]"
     return Shape(
         oparg + 2, ["{r0}"], consts=None,
         guard="({0} is {c0}() and {c1}[0] == {c2} or type({0}) is {c6} and {c3}[id({0}) >> 2] == {c2})"
               f" and {{1}} is {'not ' if with_self else ''}NULL and f.depth < 900"
               " and {c4} < (ds := f.ds or {c5}(f))[1] - ds[0]",
-        effects=["callee = f.callee = {c7}({c8}, [" + args + "] + {c9}, {0}.__globals__, "
+        effects=["callee = f.callee = {c7}({c8}, " + locals_ + ", {0}.__globals__, "
                  "{0}.__builtins__, None, f, f.depth + 1)",
                  "callee.ds = (ds[0] + {c4}, ds[1])",
                  "f.pc = {nxt}",
@@ -618,7 +628,11 @@ def _exact_args_shape(oparg, with_self):
 
 PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))
 PY_EXACT_ARGS_SELF_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True))
+# (a closure: its cells go in the free slots after the other locals)
+PY_EXACT_ARGS_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False, True))
+PY_EXACT_ARGS_SELF_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True, True))
 FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE,
+                                       PY_EXACT_ARGS_FREE_IN_PLACE, PY_EXACT_ARGS_SELF_FREE_IN_PLACE,
                                        NATIVE_IN_PLACE, DESCRIPTOR_IN_PLACE)
 
 
