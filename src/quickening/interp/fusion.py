@@ -415,10 +415,10 @@ def _otherwise(run, pc, at, last, kept, ops, outs):
 # A site's run is made for the member the site holds when the code is fused: its
 # guard and operation with its facts as constants, then the base operation for a
 # miss, then the table.  When the site changes form, quicken.install() calls
-# refuse(), which makes the runs holding the site again.  A site that keeps
-# changing (polymorphic: REFUSE_LIMIT changes), or that has not been specialized
-# yet, is made in the form that follows whatever it holds (_dispatch) and does
-# not make its runs again.
+# refuse(), and the runs holding the site are made again when they next run.  A
+# site not specialized yet is made in the form that follows whatever it holds
+# (_dispatch) until it is; a site that keeps changing (polymorphic:
+# REFUSE_LIMIT changes) is made in that form for good.
 REFUSE_LIMIT = 2
 
 
@@ -427,12 +427,14 @@ def _site(run, p, last, site):
     base = site.family.base_shape
     base = base(site.oparg, site.arg) if base is not None else None
     members = _members(run.info, p)
-    if site.refusions >= REFUSE_LIMIT or not site.attempts:
-        # polymorphic, or not yet specialized (its form to come is unknown: making the
-        # runs again for it costs a compilation)
-        _dispatch(run, p, last, members, base)
+    if site.refusions >= REFUSE_LIMIT:
+        _dispatch(run, p, last, members, base)      # polymorphic
         return bool(members) or base is not None
     site.fused_in.add(run.entry)
+    if not site.attempts:
+        # not specialized yet: a form that follows any member until it is
+        _dispatch(run, p, last, members, base)
+        return bool(members) or base is not None
     held = site.inplace
     holds = held[0]
     shape = next((shp for handler, shp in members if handler is holds), None)
@@ -476,7 +478,8 @@ def _site(run, p, last, site):
 
 def refuse(site):
     """The site changed form: make the runs holding it again (quicken.install)."""
-    site.refusions += 1
+    if site.attempts > 1:     # (its first specialization is not a change of mind)
+        site.refusions += 1
     instrs = site.info.instrs
     entries, site.fused_in = site.fused_in, set()
     for entry in entries:

@@ -70,11 +70,16 @@ def framesize(code):
     return _M32[(id(code) + CODE_FRAMESIZE) >> 2]
 
 
+_TRAMPOLINES = []     # functions.TRAMPOLINES (bound at first use: functions imports us)
+
+
 def function_framesize(func):
     """co_framesize of the code CPython would run for func (not of the
     trampoline the interpreter gives functions it makes)."""
-    from quickening.interp.functions import TRAMPOLINES
-    info = TRAMPOLINES.get(id(func.__code__))
+    if not _TRAMPOLINES:
+        from quickening.interp.functions import TRAMPOLINES
+        _TRAMPOLINES.append(TRAMPOLINES)
+    info = _TRAMPOLINES[0].get(id(func.__code__))
     return framesize(info.code if info is not None else func.__code__)
 
 

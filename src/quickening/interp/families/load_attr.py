@@ -722,7 +722,12 @@ def _make_class(site, tv, cls, descr):
             return nxt
         site.misses += 1
         return load_attr(f, stack, site, nxt)
-    return load_attr_class
+    return CLASS_IN_PLACE.facts(load_attr_class, tid, tview, tv, name)
+
+
+CLASS_IN_PLACE = SiteShape(lambda oparg: Shape(
+    1, ["getattr({0}, {c3})", "NULL"] if oparg & 1 else ["getattr({0}, {c3})"], consts=None,
+    guard="type({0}) is type and id({0}) == {c0} and {c1}[0] == {c2}"))
 
 
 def _frame_args(info, fn, args):
@@ -786,8 +791,8 @@ METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
 
 
 FAMILY.inline_members = lambda oparg: (
-    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, SLOT_IN_PLACE) if oparg & 1
-    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE))
+    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE) if oparg & 1
+    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE))
 
 
 def _make_method_with_values(site, tv, t, keys, kv, descr):
