@@ -159,6 +159,8 @@ class _Run:
         self.params = []       # default arguments, in order
         self.ntemps = 0
         self.live = []         # temps assigned and not deleted
+        self.entry = None      # the instruction the run starts at
+        self.loops = False     # it ends jumping back to its start: a `while True:`
 
     def emit(self, line, indent=0):
         self.lines.append("    " * indent + line)
@@ -286,7 +288,16 @@ def _simple(run, op, oparg, arg):
 
 
 def _terminate(run, op, arg, nxt):
-    if op in _JUMPS:
+    if op in _JUMPS and arg == run.entry:
+        # a loop whose body is this run: round again in place (the values of this
+        # turn let go, as the stack lets them go; a frame being traced now goes
+        # back to the loop, which traces it)
+        run.flush()
+        run.release()
+        run.emit("if f.trace is not None:")
+        run.emit(f"return {arg}", 1)
+        run.loops = True
+    elif op in _JUMPS:
         run.flush()
         run.emit(f"return {arg}")
     elif op in _BRANCHES:
@@ -556,7 +567,10 @@ def _for_iter(run, pc, site):
 def _build(run, instrs):
     names = ", ".join(f"p{i}" for i in range(len(run.params)))
     params = "f, stack, arg, nxt, _instrs" + (", " + names if names else "")
-    body = "\n".join("        " + line for line in run.lines)
+    if run.loops:
+        body = "        while True:\n" + "\n".join("            " + line for line in run.lines)
+    else:
+        body = "\n".join("        " + line for line in run.lines)
     source = (f"def fused({params}):\n"
               f"    at = arg\n"
               f"    try:\n{body}\n"

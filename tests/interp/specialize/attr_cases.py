@@ -1,11 +1,5 @@
 """Shared helpers for the attribute families' differential tests."""
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
-
 from tests.interp.specialize import harness
 
 # the harness's child, also printing the case's RESULTS list (what the program computed)
@@ -15,18 +9,7 @@ CHILD = harness.CHILD.replace("print(json.dumps(trace))",
 
 def trace(source, mode):
     """(site trace, RESULTS) of a case run natively or interpreted in a fresh process."""
-    path = os.path.join(os.environ.get("TMPDIR", "/tmp"),
-                        f"qk_attr_{os.getpid()}_{abs(hash(source))}.py")
-    with open(path, "w") as fh:
-        fh.write(textwrap.dedent(source))
-    try:
-        out = subprocess.run([sys.executable, "-c", CHILD, mode, path], capture_output=True,
-                             text=True, timeout=300)
-    finally:
-        os.unlink(path)
-    if out.returncode != 0:
-        raise AssertionError(f"{mode} run failed:\n{out.stderr}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return harness.trace(source, mode, CHILD)
 
 RECORD_AT = (0, 1, 2, 3, 4, 5, 11, 12, 26, 27, 57, 58, 69)
 

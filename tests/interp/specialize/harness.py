@@ -38,13 +38,29 @@ print(json.dumps(trace))
 """
 
 
-def trace(source, mode):
-    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"qk_case_{os.getpid()}_{abs(hash(source))}.py")
+# Every interpreted run is made twice: as programs run (fused once warm), and
+# with each code object fused at its first execution (fusion.py), where sites
+# run in place and their runs are made again as they change form.  The two
+# must give the same trace (and the callers compare it with the native one).
+FUSED_AT_ONCE = {"QUICKENING_FUSE_AFTER": "1"}
+
+
+def trace(source, mode, child=CHILD):
+    result = _run(source, mode, child)
+    if mode == "interpreted":
+        fused = _run(source, mode, child, FUSED_AT_ONCE)
+        assert fused == result, f"fused at once:\n{fused}\nas programs run:\n{result}"
+    return result
+
+
+def _run(source, mode, child, env=None):
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                        f"qk_case_{os.getpid()}_{abs(hash(source))}.py")
     with open(path, "w") as fh:
         fh.write(textwrap.dedent(source))
     try:
-        out = subprocess.run([sys.executable, "-c", CHILD, mode, path], capture_output=True,
-                             text=True, timeout=300)
+        out = subprocess.run([sys.executable, "-c", child, mode, path], capture_output=True,
+                             text=True, timeout=300, env={**os.environ, **(env or {})})
     finally:
         os.unlink(path)
     if out.returncode != 0:
