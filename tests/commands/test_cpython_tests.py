@@ -51,17 +51,9 @@ TIMEOUT = 300
 # change in the interpreter (not a bug in one handler).  Each is reported as an
 # expected failure; one that starts matching fails this test so it is removed.
 KNOWN_DIFFERENCES = {
-    "test.test_exceptions.ExceptionTests.testSettingException":
-        "a traceback entry's frame object (a stand-in for the interpreted frame) has no f_back",
     "test.test_exceptions.ExceptionTests.test_recursion_error_cleanup":
         "after a RecursionError ~1000 frames deep an object is still referenced when the test "
         "checks its weakref (CPython frees it with the frames)",
-    "test.test_exceptions.PEP626Tests.test_missing_lineno_shows_as_none":
-        "a stand-in frame of code without line numbers reports a line, not None",
-    "test.test_raise.TestTracebackType.test_attrs":
-        "sys._getframe() is a FrameView, not the frame object the traceback entry holds",
-    "test.test_raise.TestTracebackType.test_constructor":
-        "types.TracebackType() needs a real frame object; sys._getframe() is a FrameView",
 }
 
 

@@ -348,6 +348,81 @@ def t():
         return w() is None
 r = t()
 """,
+    "frame_objects_are_the_traceback_frames": """
+import sys, types, weakref
+def raiser():
+    raise ValueError
+def attrs():
+    try:
+        raiser()
+    except ValueError as exc:
+        tb = exc.__traceback__
+    me = sys._getframe()
+    made = types.TracebackType(tb, me, 1, 2)
+    return (tb.tb_frame is me, type(me) is types.FrameType, made.tb_frame is me,
+            made.tb_lineno, tb.tb_next.tb_frame.f_back is me, tb.tb_frame.f_lineno,
+            tb.tb_next.tb_frame.f_lineno, me.f_lasti == tb.tb_frame.f_lasti)
+r1 = attrs()
+class Bad(Exception):
+    def __init__(self):
+        raise RuntimeError('no')
+def capi():
+    try:
+        list(map(lambda x: Bad(), [1]))     # __init__ called from native code
+    except RuntimeError as err:
+        tb = err.__traceback__
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        back = tb.tb_frame.f_back
+        return tb.tb_frame.f_code.co_name, back.f_code.co_name, back.f_back.f_code.co_name
+r2 = capi()
+def live():
+    f = sys._getframe()
+    x = 1
+    seen = ('x' in f.f_locals, f.f_lineno - f.f_code.co_firstlineno)
+    x = 2
+    f.f_locals['x'] = 3
+    return seen, f.f_locals['x'], sorted(f.f_locals), f.f_back.f_code.co_name
+r3 = live()
+def nolines():
+    1/0
+nolines.__code__ = nolines.__code__.replace(co_linetable=bytes([0xf8]) * 32)
+try:
+    nolines()
+except ZeroDivisionError as e:
+    r4 = [t.tb_lineno for t in [e.__traceback__.tb_next]], e.__traceback__.tb_next.tb_frame.f_lineno
+del e
+class C:
+    pass
+def keeps():
+    c = C()
+    w = weakref.ref(c)
+    f = sys._getframe()
+    return w, f
+w, f = keeps()
+r5 = w() is None, f.f_code.co_name
+del w, f
+""",
+    "trace_functions_get_the_frame_objects": """
+import sys
+seen = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name == 'traced':
+        seen.append((event, frame.f_lineno - frame.f_code.co_firstlineno,
+                     frame is sys._getframe(1), frame.f_back is sys._getframe(2)))
+    return tracer
+def traced():
+    a = 1
+    return sys._getframe()
+def run():
+    sys.settrace(tracer)
+    try:
+        fr = traced()
+    finally:
+        sys.settrace(None)
+    return fr.f_code.co_name
+r = run(), seen
+""",
     "name_error_carries_the_name": """
 def f():
     return undefined_x

@@ -42,6 +42,21 @@ FUNC_VERSION = 136
 # PyFrameObject.f_lineno (int, after ob_refcnt, ob_type, f_back, f_frame, f_trace):
 # frame.f_lineno reports it when it is not 0
 FRAME_LINENO = 40
+# PyFrameObject.f_back (a strong reference, or NULL: then the back frame is computed
+# from the executing frame's `previous`) and f_frame (the _PyInterpreterFrame it shows)
+FRAME_BACK = 16
+FRAME_FRAME = 24
+# _PyInterpreterFrame: f_locals (a strong reference), instr_ptr (f_lasti and, when
+# PyFrameObject.f_lineno is 0, f_lineno are read from it), stacktop (how many of
+# localsplus are owned), localsplus (fast locals, then the value stack)
+IFRAME_LOCALS = 40
+IFRAME_INSTR_PTR = 56
+IFRAME_STACKTOP = 64
+IFRAME_LOCALSPLUS = 72
+# offset of co_code_adaptive in PyCodeObject (instr_ptr points into it)
+CODE_ADAPTIVE = 200
+# PyGetSetDescrObject.d_getset -> PyGetSetDef {name, get, set, doc, closure}
+GETSET_DEF = 40
 # PyCodeObject.co_version (what MAKE_FUNCTION gives a new function)
 CODE_VERSION = 92
 # PyTypeObject slots
@@ -88,6 +103,119 @@ _assign_type_version.restype = ctypes.c_int
 def set_frame_lineno(frame, line):
     """Make a frame object report `line` as its f_lineno."""
     MEM32[(id(frame) + FRAME_LINENO) >> 2] = line
+
+
+# own function objects (ctypes.pythonapi.X is one object shared with whoever sets
+# its argtypes: handled.py passes Py_IncRef objects, these take addresses)
+_incref = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(("Py_IncRef", ctypes.pythonapi))
+_decref = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(("Py_DecRef", ctypes.pythonapi))
+
+
+def _set_reference(addr, new):
+    """Store a strong reference to the object at address new (0: NULL) in the pointer
+    at addr, releasing the one it held.  True if it changed."""
+    old = MEM64[addr >> 3]
+    if old == new:
+        return False
+    if new:
+        _incref(new)
+    MEM64[addr >> 3] = new
+    if old:
+        _decref(old)    # (last: it may run arbitrary code)
+    return True
+
+
+def frame_back_address(frame):
+    """Address of the object in frame.f_back's field (0: NULL)."""
+    return MEM64[(id(frame) + FRAME_BACK) >> 3]
+
+
+def set_frame_back(frame, back):
+    """Make `back` (a frame object, or None) what frame.f_back reports: the field
+    holds a strong reference, as after CPython links a finished frame to its caller
+    (frame must be one whose _PyInterpreterFrame has no `previous`: not executing)."""
+    at = (id(frame) + FRAME_BACK) >> 3
+    new = 0 if back is None else id(back)
+    old = MEM64[at]
+    if old == new:
+        return False
+    if new:
+        # Py_INCREF of a frame object (never immortal): its refcount's low word
+        MEM32[new >> 2] += 1
+    MEM64[at] = new
+    if old:
+        _decref(old)
+    return True
+
+
+def _iframe(frame):
+    return MEM64[(id(frame) + FRAME_FRAME) >> 3]
+
+
+def frame_lasti_units(frame):
+    """The code unit instr_ptr points at."""
+    return (MEM64[(_iframe(frame) + IFRAME_INSTR_PTR) >> 3] - id(frame.f_code) - CODE_ADAPTIVE) >> 1
+
+
+def set_frame_lasti(frame, lasti):
+    """Point the frame at code unit lasti of its code: its f_lasti is then 2*lasti and
+    (with PyFrameObject.f_lineno 0) its f_lineno the line of that instruction."""
+    MEM64[(_iframe(frame) + IFRAME_INSTR_PTR) >> 3] = id(frame.f_code) + CODE_ADAPTIVE + 2 * lasti
+
+
+def set_frame_fast(frame, index, value, bound=True):
+    """Store value (or, not bound, NULL) in fast local `index` of a frame that does not
+    run (a never-started generator's, owned by its frame object).  True if it changed."""
+    f = _iframe(frame)
+    if MEM32[(f + IFRAME_STACKTOP) >> 2] <= index:
+        # frame.clear() dropped everything (stacktop 0): the slots are NULL; own them again
+        MEM32[(f + IFRAME_STACKTOP) >> 2] = len(frame.f_code.co_varnames)
+    return _set_reference(f + IFRAME_LOCALSPLUS + 8 * index, id(value) if bound else 0)
+
+
+def place_frame(frame, lasti):
+    """set_frame_lasti unless the frame is there already; True if it moved."""
+    at = (MEM64[(id(frame) + FRAME_FRAME) >> 3] + IFRAME_INSTR_PTR) >> 3
+    want = id(frame.f_code) + CODE_ADAPTIVE + 2 * lasti
+    if MEM64[at] == want:
+        return False
+    MEM64[at] = want
+    return True
+
+
+def set_frame_fast_all(frame, addresses):
+    """set_frame_fast for fast locals 0.. len(addresses)-1 at once: addresses are the
+    objects' (0: unbound), which the caller keeps alive.  True if any changed."""
+    f = MEM64[(id(frame) + FRAME_FRAME) >> 3]
+    if MEM32[(f + IFRAME_STACKTOP) >> 2] < len(addresses):
+        MEM32[(f + IFRAME_STACKTOP) >> 2] = len(frame.f_code.co_varnames)
+    base = (f + IFRAME_LOCALSPLUS) >> 3
+    released = []
+    for i, new in enumerate(addresses):
+        old = MEM64[base + i]
+        if old != new:
+            if new:
+                _incref(new)
+            MEM64[base + i] = new
+            released.append(old)
+    for old in released:
+        if old:
+            _decref(old)     # (after the writes: it may run arbitrary code)
+    return bool(released)
+
+
+def frame_fast_address(frame, index):
+    return MEM64[(_iframe(frame) + IFRAME_LOCALSPLUS + 8 * index) >> 3]
+
+
+def set_frame_locals_mapping(frame, mapping):
+    """The mapping a non-optimized frame's f_locals reports (its _PyInterpreterFrame's f_locals)."""
+    _set_reference(_iframe(frame) + IFRAME_LOCALS, id(mapping))
+
+
+def getset_def(descr):
+    """Address of a getset descriptor's PyGetSetDef."""
+    return MEM64[(id(descr) + GETSET_DEF) >> 3]
 
 
 def type_version(t):
@@ -302,6 +430,87 @@ def verify():
     set_frame_lineno(frame, 4321)
     if frame.f_lineno != 4321:
         return "frame f_lineno offset"
+    problem = _verify_frame_fields()
+    if problem:
+        return problem
+    return None
+
+
+def _verify_frame_fields():
+    import opcode
+    import types
+    if types.CodeType.__basicsize__ != CODE_ADAPTIVE:
+        return "code co_code_adaptive offset"
+
+    def gen(a, b):
+        yield a
+    made = gen(10 ** 20, 2)
+    frame = made.gi_frame
+    del made     # the frame object owns the frame now
+    other = sys._getframe()
+    big = object()
+    before = sys.getrefcount(other)
+    if frame.f_back is not None or frame_back_address(frame) != 0:
+        return "frame f_back offset"
+    set_frame_back(frame, other)
+    if frame.f_back is not other or sys.getrefcount(other) != before + 1:
+        return "frame f_back offset"
+    set_frame_back(frame, None)
+    if frame.f_back is not None or sys.getrefcount(other) != before:
+        return "frame f_back offset"
+    if frame_fast_address(frame, 1) != id(2) or MEM32[(_iframe(frame) + IFRAME_STACKTOP) >> 2] != 2:
+        return "frame localsplus offset"
+    refs = sys.getrefcount(big)
+    set_frame_fast(frame, 1, big)
+    if frame.f_locals.get("b") is not big or sys.getrefcount(big) != refs + 1:
+        return "frame localsplus offset"
+    set_frame_fast(frame, 1, None)
+    if frame.f_locals.get("b", big) is not None:
+        return "frame localsplus offset"
+    set_frame_fast(frame, 1, None, bound=False)
+    if "b" in frame.f_locals or sys.getrefcount(big) != refs:
+        return "frame localsplus offset"
+    if not set_frame_fast_all(frame, [id(big), 0]) or frame.f_locals != {"a": big}:
+        return "frame localsplus offset"
+    set_frame_fast_all(frame, [0, 0])
+    if frame.f_locals or sys.getrefcount(big) != refs:
+        return "frame localsplus offset"
+    start = frame.f_lasti // 2
+    if not place_frame(frame, start + 1) or place_frame(frame, start + 1):
+        return "frame instr_ptr offset"
+    if frame.f_lasti != 2 * (start + 1) or frame_lasti_units(frame) != start + 1:
+        return "frame instr_ptr offset"
+    if MEM64[(_iframe(frame) + IFRAME_LOCALS) >> 3] != 0:
+        return "frame f_locals offset"
+    # a non-optimized frame (as a stand-in for module code is): f_locals is its namespace
+    module = compile("pass\n", "<probe>", "exec")
+    body = bytearray(module.co_code)
+    body[0:4] = bytes([opcode.opmap["RETURN_GENERATOR"], 0, opcode.opmap["POP_TOP"], 0])
+    namespace, other_namespace = {}, {}
+    made = types.FunctionType(module.replace(co_code=bytes(body), co_flags=module.co_flags | 0x20,
+                                             co_exceptiontable=b""), namespace)()
+    unoptimized = made.gi_frame
+    del made
+    if MEM64[(_iframe(unoptimized) + IFRAME_LOCALS) >> 3] != id(namespace):
+        return "frame f_locals offset"
+    set_frame_locals_mapping(unoptimized, other_namespace)
+    if unoptimized.f_locals is not other_namespace:
+        return "frame f_locals offset"
+    # PyDescr_COMMON (head, d_type, d_name, d_qualname), then d_getset
+    descr = types.FrameType.__dict__["f_lineno"]
+    if (MEM64[(id(descr) + 16) >> 3] != id(types.FrameType)
+            or MEM64[(id(descr) + 24) >> 3] != id(descr.__name__) or GETSET_DEF != 40):
+        return "getset descriptor layout"
+    gs = getset_def(descr)
+    try:
+        if ctypes.string_at(MEM64[gs >> 3]) != b"f_lineno" or not MEM64[(gs + 8) >> 3]:
+            return "getset descriptor layout"
+    except (IndexError, ValueError, SystemError):
+        return "getset descriptor layout"
+    code = frame.f_code
+    lines = {off // 2: line for off, _, line in code.co_lines()}
+    if frame.f_lineno != lines.get(start + 1, frame.f_lineno):
+        return "frame instr_ptr offset"
     return None
 
 

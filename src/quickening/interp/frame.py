@@ -20,13 +20,15 @@ class Frame:
     # default to the class attributes below, so making a frame stays cheap.
     # `callee` and `retval` are always written before they are read.
     __slots__ = ("info", "stack", "pc", "globals", "builtins", "locals",
-                 "back", "callee", "retval", "depth", "ds", "__dict__")
+                 "back", "callee", "retval", "depth", "ds", "__dict__",
+                 "__weakref__")   # (frameview: a frame object standing for it finds it)
 
     no_tb = False          # the exception being unwound already has this frame's entry
     gen = None             # the generator object owning this frame
     exc_stack = None       # exceptions a generator frame is handling (restored on resume)
     func = None            # the function called, when known
     view = None            # the FrameView handed out for this frame
+    standin = None         # the real frame object standing for it (tracebacks.frame_object)
     entry_lasti = -1       # lasti restored by RERAISE, pushed again by a lasti handler
     trace = None           # the frame's local trace function (f_trace)
     trace_line = -1        # the line of the last 'line' event

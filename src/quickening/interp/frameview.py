@@ -1,20 +1,46 @@
-"""What `sys._getframe()` returns for an interpreted frame.
+"""Frame objects for interpreted frames.
 
-Frame objects cannot be created from Python, so interpreted code sees a
-view with the attributes code usually reads: f_code, f_lineno, f_lasti,
-f_globals, f_builtins, f_locals (a live proxy as in CPython 3.13, see
-localsproxy.py), f_back and f_trace.  isinstance(view, types.FrameType) is
-true, so inspect accepts views.
+`sys._getframe()`, `inspect.currentframe()`, traceback entries and trace
+functions get the activation's real frame object (tracebacks.frame_object: a
+stand-in made the first time one is needed), so `tb.tb_frame is
+sys._getframe()` holds and `types.TracebackType(tb, sys._getframe(), ...)`
+works.  `frame_object_linked` writes the activation's instruction into it
+(f_lasti; f_lineno when read from C) and links its f_back to its caller's frame
+object (made as needed, down to the native frame that called into the
+interpreter): a function's callers stay where they are while it runs, so the
+chain is linked when its frame object is made, and again for a generator,
+which may be resumed from elsewhere.
+
+While the activation is alive its frame object reads it, as CPython's frame
+object reads its running frame: the frame type's f_lineno, f_lasti, f_locals
+and f_trace descriptors are replaced (when the first frame object is made) by
+getset descriptors that ask the activation for frame objects standing for one
+and do what the originals do for any other frame (end of this module).  When
+an exception leaves the activation its frame object is given the variables
+the activation had (tracebacks.frame_exits), as CPython's keeps them.
+
+A FrameView is the live view those descriptors read through: f_code, f_lineno,
+f_lasti, f_globals, f_builtins, f_locals (a live proxy as in CPython 3.13, see
+localsproxy.py), f_back and f_trace of the interpreted frame.
+isinstance(view, types.FrameType) is true, so inspect accepts views (the stack
+walks of warnings and traceback.*_stack() still use them).
 """
 
 
+import ctypes
+import gc
 import sys
 import types
+import weakref
 
-from quickening.interp import fusion
-from quickening.interp.tracebacks import is_internal
+from quickening.interp import facts, fusion
+from quickening.interp.hostframes import _orig_getframe
+from quickening.interp.tracebacks import frame_object, is_internal
 
 _FrameType = types.FrameType
+# the frame type's own f_locals getter (the interpreter reads its own frames'
+# locals with it, not through the replaced descriptor at the end)
+_host_locals = _FrameType.__dict__["f_locals"].__get__
 
 
 class FrameView:
@@ -44,8 +70,8 @@ class FrameView:
         loop = _loop_running(frame, "f")
         if loop is not None:
             if loop.f_code.co_filename == fusion.FILENAME:
-                return loop.f_locals["at"]     # inside a fused run (fusion.py)
-            pc = loop.f_locals["pc"]
+                return _host_locals(loop)["at"]     # inside a fused run (fusion.py)
+            pc = _host_locals(loop)["pc"]
             if pc >= 0:
                 return pc
             if frame.trace_prev >= 0:   # a traced frame returning: its last instruction
@@ -85,7 +111,7 @@ class FrameView:
         carriers = _carrier_codes()
         while host is not None:
             if id(host.f_code) in carriers:
-                return view_of(host.f_locals["f"])
+                return view_of(_host_locals(host)["f"])
             if not is_internal(host.f_code):
                 return host
             host = host.f_back
@@ -145,7 +171,7 @@ def _loop_running(frame, local):
     while host is not None:
         c = host.f_code
         if (id(c) in carriers or (local == "f" and c.co_filename == fusion.FILENAME)) and \
-                host.f_locals.get(local) is frame:
+                _host_locals(host).get(local) is frame:
             return host
         host = host.f_back
     return None
@@ -156,3 +182,299 @@ def view_of(frame):
     if view is None:
         view = frame.view = FrameView(frame)
     return view
+
+
+_CARRIER, _FUSED, _INTERNAL, _PROGRAM = range(4)
+_host_kinds = {}   # id(code) -> (code, kind): by identity, the entry keeps the code alive
+
+
+def _host_kind(code):
+    cached = _host_kinds.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    if id(code) in _carrier_codes():
+        kind = _CARRIER
+    elif code.co_filename == fusion.FILENAME:
+        kind = _FUSED
+    elif is_internal(code):
+        kind = _INTERNAL
+    else:
+        kind = _PROGRAM
+    _host_kinds[id(code)] = (code, kind)
+    return kind
+
+
+def _logical_stack(host):
+    """The frames a program sees, from host frame `host` outwards: (frame, lasti) for
+    each interpreted frame (the instruction it is at), (native frame, None) for
+    each native one; the interpreter's own frames are left out."""
+    fused = None     # (frame, instruction) of the fused run above the next carrier
+    kinds = _host_kinds
+    while host is not None:
+        code = host.f_code
+        cached = kinds.get(id(code))
+        kind = cached[1] if cached is not None and cached[0] is code else _host_kind(code)
+        if kind is _INTERNAL:
+            pass
+        elif kind is _CARRIER:
+            loc = _host_locals(host)
+            fr, entry, pc = loc.get("f"), loc.get("entry"), loc.get("pc")
+            if fr is not None:
+                if fused is not None and fused[0] is fr:
+                    lasti = fused[1]
+                elif type(pc) is int and pc >= 0:
+                    lasti = pc
+                elif fr.trace_prev >= 0:
+                    lasti = fr.trace_prev
+                else:
+                    lasti = fr.lasti()
+                while True:
+                    yield fr, lasti
+                    if fr is entry:
+                        break
+                    fr = fr.back
+                    if fr is None:
+                        break
+                    lasti = fr.lasti()
+            fused = None
+        elif kind is _FUSED:
+            if fused is None:
+                loc = _host_locals(host)
+                fused = (loc.get("f"), loc.get("at"))
+        else:
+            yield host, None
+        host = host.f_back
+
+
+def frame_object_linked(frame, lasti=-1, host=None, live=True):
+    """The real frame object of interpreted `frame` (see tracebacks.frame_object),
+    at instruction lasti (by default where the frame is), with f_back linked to its
+    caller's frame object, made as needed, and so on outwards.  A function's
+    callers stay where they are while it runs, so a function's frame object is
+    linked when it is made, and the walk outwards stops at the first caller that
+    had one (placed at its current instruction); a generator's is linked again
+    each time (it may be resumed from elsewhere).  (The instruction is written into
+    the frame object for readers that do not go through the attributes, which
+    read the live activation.)
+    host: the host frame of the loop whose innermost frame is `frame`, if known;
+    live: see tracebacks.frame_object."""
+    fresh = frame.standin is None
+    stand = frame_object(frame, live)
+    if facts.PROBLEM is not None:
+        return stand
+    if live and not fresh and id(stand) not in LIVE:
+        register_live(stand, frame)     # (made by add_entry)
+    place = facts.place_frame
+    if not fresh and lasti >= 0 and frame.gen is None:
+        place(stand, lasti)
+        return stand
+    if host is not None and lasti >= 0:
+        loc = _host_locals(host)
+        if loc.get("f") is frame:
+            # the frames this loop runs, then the ones below it
+            place(stand, lasti)
+            entry = loc.get("entry")
+            prev, fr = stand, frame
+            while fr is not entry:
+                fr = fr.back
+                if fr is None:
+                    break
+                st = fr.standin
+                if st is None:
+                    st = frame_object(fr)
+                    place(st, fr.lasti())
+                    facts.set_frame_back(prev, st)
+                    prev = st
+                    continue
+                place(st, fr.lasti())
+                facts.set_frame_back(prev, st)
+                if fr.gen is None:
+                    return stand     # linked when it was made (see above)
+                prev = st
+            _link(_logical_stack(host.f_back), prev)
+            return stand
+    frames = _logical_stack(_orig_getframe(1))
+    for fr, at in frames:
+        if fr is frame:
+            if lasti < 0:
+                lasti = at
+            break
+    else:
+        # not running on this thread (a generator thrown into before it started)
+        place(stand, lasti if lasti >= 0 else frame.lasti())
+        return stand
+    place(stand, lasti)
+    _link(frames, stand)
+    return stand
+
+
+def _link(frames, prev):
+    """Link frame object prev's f_back to the frame (frame, lasti) `frames` gives
+    next, and so on, up to a function's frame object made before (see
+    frame_object_linked)."""
+    place, set_back = facts.place_frame, facts.set_frame_back
+    for fr, at in frames:
+        if at is None:          # a native frame: its own f_back goes on from there
+            set_back(prev, fr)
+            return
+        st = fr.standin
+        if st is None:
+            st = frame_object(fr)
+            place(st, at)
+        else:
+            place(st, at)
+            if fr.gen is None:
+                set_back(prev, st)
+                return
+        set_back(prev, st)
+        prev = st
+    set_back(prev, None)
+
+
+def as_frame_object(frame):
+    """A frame object for what the frame walks give (a FrameView: the frame object of
+    its interpreted frame; a native frame or None as it is)."""
+    if type(frame) is FrameView:
+        return frame_object_linked(frame._frame)
+    return frame
+
+
+# -- frame objects of live activations read the activation ---------------------------
+# A frame object standing for an activation that is still alive answers f_lineno,
+# f_lasti, f_locals and f_trace from the activation itself, as a FrameView does (a
+# frame object of CPython's reads its running frame): the frame type's getset
+# descriptors for them are replaced by ones whose getter asks the activation when
+# the frame object is one of ours, else does what the original does.  (A getset
+# descriptor, made by PyDescr_NewGetSet, so that the type looks as it did.  A
+# getter cannot raise through ctypes: an error is reported as unraisable and
+# the attribute reads None.)
+LIVE = {}         # id(frame object) -> weakref to the interpreted Frame it stands for
+_KEYS = {}        # the weakrefs in LIVE -> their keys
+_OVERRIDDEN = {}  # type -> what must stay alive: PyGetSetDefs, callbacks, original descriptors
+NATIVE = object()  # a live getter's answer: do what the original descriptor does
+
+
+def _forget(ref):
+    LIVE.pop(_KEYS.pop(ref, None), None)
+
+
+def register_live(stand, frame):
+    """stand is frame's frame object (tracebacks.frame_object): while frame is alive,
+    reads of stand's live attributes go to it."""
+    ref = weakref.ref(frame, _forget)
+    _KEYS[ref] = key = id(stand)
+    LIVE[key] = ref
+    if _FrameType not in _OVERRIDDEN and facts.PROBLEM is None:
+        override_getsets(_FrameType, _FRAME_GETTERS, {"f_trace": _set_live_trace})
+
+
+def live_frame(obj):
+    """The interpreted frame a frame object stands for, while it is alive."""
+    ref = LIVE.get(id(obj))
+    if ref is not None:
+        frame = ref()
+        if frame is not None and frame.__dict__.get("standin") is obj:
+            return frame
+    return None
+
+
+def _live_lineno(obj):
+    frame = live_frame(obj) if LIVE else None
+    return NATIVE if frame is None else view_of(frame).f_lineno
+
+
+def _live_lasti(obj):
+    frame = live_frame(obj) if LIVE else None
+    return NATIVE if frame is None else view_of(frame).f_lasti
+
+
+def _live_locals(obj):
+    frame = live_frame(obj) if LIVE else None
+    if frame is None:
+        return NATIVE
+    from quickening.interp.localsproxy import f_locals
+    return f_locals(frame)
+
+
+def _live_trace(obj):
+    frame = live_frame(obj) if LIVE else None
+    return NATIVE if frame is None else view_of(frame).f_trace
+
+
+def _set_live_trace(obj, value):
+    frame = live_frame(obj) if LIVE else None
+    if frame is not None:
+        view_of(frame).f_trace = value
+    return NATIVE     # (the frame object's own field too)
+
+
+_FRAME_GETTERS = {"f_lineno": _live_lineno, "f_lasti": _live_lasti, "f_locals": _live_locals,
+                  "f_trace": _live_trace}
+
+
+class _GetSetDef(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("get", ctypes.c_void_p), ("set", ctypes.c_void_p),
+                ("doc", ctypes.c_void_p), ("closure", ctypes.c_void_p)]
+
+
+_GETTER = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_void_p)
+_SETTER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p)
+_new_getset = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object, ctypes.c_void_p)(
+    ("PyDescr_NewGetSet", ctypes.pythonapi))
+_type_modified = ctypes.PYFUNCTYPE(None, ctypes.py_object)(("PyType_Modified", ctypes.pythonapi))
+
+
+def _make_getter(live, original, type_):
+    def get(obj, closure):
+        try:
+            value = live(obj)
+            if value is NATIVE:
+                value = original.__get__(obj, type_)
+        except BaseException as exc:   # (a getter's error cannot pass through ctypes)
+            _report(exc, obj)
+            value = None
+        facts._incref(id(value))       # the getter returns a new reference
+        return id(value)
+    return get
+
+
+def _make_setter(live, original):
+    def set_(obj, value_addr, closure):
+        try:
+            value = ctypes.cast(value_addr, ctypes.py_object).value if value_addr else None
+            if live(obj, value) is NATIVE:
+                if value_addr:
+                    original.__set__(obj, value)
+                else:
+                    original.__delete__(obj)
+        except BaseException as exc:
+            _report(exc, obj)
+        return 0
+    return set_
+
+
+def _report(exc, obj):
+    from quickening.interp.generators import write_unraisable
+    write_unraisable(exc, obj)
+
+
+def override_getsets(type_, getters, setters=None):
+    """Replace the getset descriptors `getters` names on the built-in type_ by ones
+    whose getter is getters[name](obj) (NATIVE: what the original does) and whose
+    setter is the original's, or setters[name](obj, value) (NATIVE: then the
+    original's too)."""
+    setters = setters or {}
+    namespace = gc.get_referents(type_.__dict__)[0]
+    keep = _OVERRIDDEN.setdefault(type_, [])
+    for name, live in getters.items():
+        original = namespace[name]
+        odef = _GetSetDef.from_address(facts.getset_def(original))
+        getter = _GETTER(_make_getter(live, original, type_))
+        setter = _SETTER(_make_setter(setters[name], original)) if name in setters else None
+        gdef = _GetSetDef(odef.name, ctypes.cast(getter, ctypes.c_void_p).value,
+                          ctypes.cast(setter, ctypes.c_void_p).value if setter else odef.set,
+                          odef.doc, odef.closure)
+        descr = _new_getset(type_, ctypes.addressof(gdef))
+        keep.append((gdef, getter, setter, original, descr))
+        namespace[name] = descr
+    _type_modified(type_)

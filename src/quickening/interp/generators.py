@@ -82,14 +82,19 @@ class InterpGenerator:
         except BaseException:
             if frame.pc < 0:
                 # finished with an exception: as CPython clears the frame, the
-                # generator no longer holds its locals and stack
+                # generator no longer holds its locals and stack (nor its frame
+                # object, which keeps what it had for the traceback holding it)
                 frame.stack.clear()
                 frame.exc_stack = None
+                if "standin" in frame.__dict__:
+                    del frame.standin
             raise
         finally:
             self.running = False
         if frame.pc == RETURN:
             frame.stack.clear()
+            if "standin" in frame.__dict__:
+                del frame.standin
             if result is None:
                 raise StopIteration
             raise StopIteration(result)

@@ -21,6 +21,7 @@ import warnings
 from quickening.interp.tracebacks import is_internal
 
 _orig_getframe = sys._getframe
+_host_locals = type(sys._getframe()).__dict__["f_locals"].__get__
 _orig_getframemodulename = getattr(sys, "_getframemodulename", None)
 _installed = False
 
@@ -37,7 +38,7 @@ def _walk(host):
     while host is not None:
         code = host.f_code
         if id(code) in carriers:
-            f_locals = host.f_locals
+            f_locals = _host_locals(host)   # (the frame type's own getter: frameview)
             frame, entry = f_locals.get("f"), f_locals.get("entry")
             while frame is not None:
                 yield view_of(frame)
@@ -62,7 +63,8 @@ def getframe(depth=0, /):
     if is_internal(caller.f_code):
         return _orig_getframe(depth + 1)
     depth = depth.__index__()
-    return _frame_at(caller, depth)
+    from quickening.interp.frameview import as_frame_object
+    return as_frame_object(_frame_at(caller, depth))
 
 
 def getframemodulename(depth=0):
@@ -81,7 +83,12 @@ def module_name_of(frame):
     __module__, else its globals' __name__."""
     func_module = None
     if type(frame).__name__ == "FrameView":
-        func = frame._frame.func
+        interpreted = frame._frame
+    else:   # the frame object of an interpreted frame, while that is alive (frameview)
+        from quickening.interp.frameview import live_frame
+        interpreted = live_frame(frame)
+    if interpreted is not None:
+        func = interpreted.func
         func_module = getattr(func, "__module__", None) if func is not None else None
     if func_module is not None:
         return func_module

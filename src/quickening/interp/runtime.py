@@ -215,11 +215,11 @@ def _frame_at(f, depth):
     """The frame `depth` calls out from interpreted frame f (the one calling us):
     interpreted frames, and past the interpreter's entry the native frames that
     called into it (as hostframes splices them)."""
-    from quickening.interp.frameview import view_of
+    from quickening.interp.frameview import as_frame_object, frame_object_linked
     if depth <= 0:
-        return view_of(f)
+        return frame_object_linked(f)
     from quickening.interp import hostframes
-    return hostframes._frame_at(hostframes._orig_getframe(1), depth)
+    return as_frame_object(hostframes._frame_at(hostframes._orig_getframe(1), depth))
 
 
 @intercept(sys._getframe)
@@ -248,6 +248,22 @@ if hasattr(sys, "_getframemodulename"):
         if frame is None:   # the caller itself
             return f.func.__module__ if f.func is not None else f.globals.get("__name__")
         return hostframes.module_name_of(frame)
+
+
+# -- a function's __code__ replaced ---------------------------------------------------
+@intercept(types.CodeType.replace)
+def _code_replace(f, func, args, kwargs):
+    """code.replace(...) of an interpreted function's __code__ (its trampoline):
+    the changes apply to the code its body runs, and the result is that code's
+    trampoline (`f.__code__ = f.__code__.replace(co_linetable=...)` changes the
+    lines the function's frames report, as in CPython)."""
+    if len(args) == 1 and type(args[0]) is types.CodeType:
+        from quickening.interp.codeinfo import info_for
+        from quickening.interp.functions import TRAMPOLINES, trampoline_for
+        info = TRAMPOLINES.get(id(args[0]))
+        if info is not None and info.trampoline is args[0]:
+            return trampoline_for(info_for(info.code.replace(**(kwargs or {}))))
+    return func(*args, **(kwargs or {}))
 
 
 # -- inspect's generator locals -------------------------------------------------------

@@ -3,17 +3,20 @@
 When an exception passes through an interpreted frame, the loop prepends a
 traceback entry for it, as CPython does.  A traceback entry needs a real
 frame object whose code carries the user's file, name and positions: each
-code object gets one *stand-in* frame, the unstarted frame of a generator
-built from a copy of the code; the entry itself carries the exact line and
-instruction offset.  Entries for quickening's own functions (the loop, the
-handlers, trampolines) are dropped, so the user sees only their program and
+activation that needs one gets its own *stand-in* frame object (frame_object:
+the unstarted frame of a generator built from a copy of the code), the one
+`sys._getframe()` also gives (frameview.py); the entry itself carries the exact
+line and instruction offset.  Entries for quickening's own functions (the loop,
+the handlers, trampolines) are dropped, so the user sees only their program and
 the native code it called.
 """
 
 import os
+import sys
 import types
 
 from quickening.interp import facts, host
+from quickening.interp.ops.registry import NULL
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # quickening's code that is a program to the interpreter, not part of it: the
@@ -23,6 +26,7 @@ _internal_by_code = {}
 # code objects of trampolines and generator drivers (registered by functions.py)
 INTERNAL_CODES = set()
 
+_getframe = sys._getframe     # (the host's, before hostframes.install replaces it)
 _RETURN_GENERATOR = host.OPMAP["RETURN_GENERATOR"]
 _POP_TOP = host.OPMAP["POP_TOP"]
 _NOP = host.OPMAP["NOP"]
@@ -64,88 +68,126 @@ def strip_internal(tb, upto_interpreted=False):
         if entry.tb_next is out:
             out = entry
         else:
-            out = types.TracebackType(out, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+            line = entry.tb_lineno     # (None for code without line numbers: -1 recomputes it)
+            out = types.TracebackType(out, entry.tb_frame, entry.tb_lasti,
+                                      line if line is not None else -1)
     return out
 
 
-# id -> code of every stand-in (activation codes too), kept alive so the ids stay theirs
+# id -> code of every stand-in, kept alive so the ids stay theirs
 _STANDIN_CODES = {}
+_CellType = types.CellType
 
 
-def standin_frame(info, globals_):
-    """A real, never-run frame whose code names the same file, function and positions."""
-    cache = info.standin
-    if cache is not None and cache[0] is globals_:
-        return cache[1]
+def _standins(info):
+    """[code, globals, function, cell slots] for the stand-in frames of info's code.
+
+    The code names the same file, names, lines and length as info's (so an
+    instruction offset means the same), every fast local (cells and free variables
+    too) a plain local, and a body that only makes a generator; the function (made
+    for the globals last used) returns such a generator; the cell slots are the
+    fast locals that hold cells."""
+    cached = info.standin
+    if cached is not None:
+        return cached
     code = info.code
     body = bytearray(code.co_code)
     if len(body) >= 4:
         body[0:4] = bytes([_RETURN_GENERATOR, 0, _POP_TOP, 0])
-    flags = (code.co_flags & ~(host.CO_VARARGS | host.CO_VARKEYWORDS | host.CO_COROUTINE
-                               | host.CO_ASYNC_GENERATOR | host.CO_ITERABLE_COROUTINE)) | (
-        host.CO_GENERATOR | host.CO_OPTIMIZED | host.CO_NEWLOCALS)
-    stand = code.replace(co_code=bytes(body), co_flags=flags, co_argcount=0,
-                         co_posonlyargcount=0, co_kwonlyargcount=0, co_exceptiontable=b"")
+    flags = (code.co_flags & ~(host.CO_COROUTINE | host.CO_ASYNC_GENERATOR
+                               | host.CO_ITERABLE_COROUTINE)) | host.CO_GENERATOR
+    names = info.localsplus
+    # (the same parameters: inspect.getargvalues(frame) reads them from f_code)
+    stand = code.replace(co_code=bytes(body), co_flags=flags, co_exceptiontable=b"",
+                         co_varnames=names, co_cellvars=(), co_freevars=(),
+                         co_nlocals=len(names))
     INTERNAL_CODES.discard(stand)
     _STANDIN_CODES[id(stand)] = stand
-    closure = tuple(types.CellType() for _ in code.co_freevars) or None
-    gen = types.FunctionType(stand, globals_ if type(globals_) is dict else {}, code.co_name, None, closure)()
-    frame = gen.gi_frame
-    info.standin = (globals_, frame, gen)
-    return frame
+    cells = tuple(i for i, name in enumerate(names)
+                  if i >= info.free_start or name in info.cell_names)
+    cached = info.standin = [stand, None, None, cells]
+    return cached
 
 
-_activation_codes = {}   # (id of real code, bound names) -> (real code, code of activation stand-ins)
-_activation_owner = {}   # id(code of activation stand-ins) -> the real code
+def frame_object(frame, live=True):
+    """The real frame object standing for this activation of an interpreted code
+    (made the first time something needs one: a traceback entry, sys._getframe(),
+    a callee's f_back): a never-started generator's frame, owned by the frame
+    object, whose code names the same file, function and positions.  The activation
+    keeps it while it runs; sync() writes its position and variables into it.
+    live: its attributes read the activation while it is alive (frameview.register_live);
+    add_entry leaves that to when the exception is caught in the activation (an
+    activation that an exception leaves is finished, and its frame object keeps
+    what it had then)."""
+    stand = frame.standin
+    if stand is None:
+        cached = _standins(frame.info)
+        globals_ = frame.globals
+        if cached[1] is not globals_:
+            # every parameter has a default: calling it with none makes the frame
+            code = cached[0]
+            func = types.FunctionType(code, globals_ if type(globals_) is dict else {},
+                                      frame.info.code.co_name, (None,) * code.co_argcount)
+            kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+            if kwonly:
+                func.__kwdefaults__ = dict.fromkeys(kwonly)
+            cached[1:3] = globals_, func
+        gen = cached[2]()
+        stand = gen.gi_frame
+        gen = None     # the frame object takes its frame over: nothing runs it
+        frame.standin = stand
+        if live:
+            _frameview_module().register_live(stand, frame)
+        if frame.locals is not None and facts.PROBLEM is None:
+            # module and class bodies: f_locals is their namespace
+            facts.set_frame_locals_mapping(stand, frame.locals)
+    return stand
 
 
-def activation_frame(frame):
-    """The frame object standing for this activation of an interpreted function:
-    like standin_frame, but its f_locals are the variables the frame had bound
-    when an exception first passed through it, held as a CPython frame in a
-    traceback holds them (traceback's capture_locals and suggestions read them;
-    they stay alive while the traceback does, and no longer: the frame does not
-    keep it, so each entry gets its own (CPython's share the frame's one)."""
+def sync(frame, stand, lasti, variables=True):
+    """Bring frame object `stand` up to date with the activation: the instruction
+    (f_lasti, f_lineno) and, with `variables`, the variables bound now (f_locals,
+    as CPython's frame holds them).  True if anything changed."""
+    if facts.PROBLEM is not None:
+        return False
+    changed = lasti >= 0 and facts.place_frame(stand, lasti)
+    if not variables:
+        return changed
     info = frame.info
-    code = info.code
-    if frame.locals is not None or not code.co_flags & host.CO_OPTIMIZED:
-        return standin_frame(info, frame.globals)
-    bound = frame.bound_variables()
-    names = [name for name, _ in bound]
-    values = [value for _, value in bound]
-    names = tuple(names)
-    # keyed by identity: equal code objects compiled twice are different codes
-    key = (id(code), names)
-    cached = _activation_codes.get(key)
-    if cached is None or cached[0] is not code:
-        standin_frame(info, frame.globals)
-        stand = info.standin[1].f_code
-        # every bound variable a plain positional parameter: calling binds them all
-        act = stand.replace(co_varnames=names, co_cellvars=(), co_freevars=(),
-                            co_nlocals=len(names), co_argcount=len(names))
-        _activation_codes[key] = (code, act)    # (keeps code alive: its id stays its own)
-        _activation_owner[id(act)] = code
-        _STANDIN_CODES[id(act)] = act
-    else:
-        act = cached[1]
-    globals_ = frame.globals
-    gen = types.FunctionType(act, globals_ if type(globals_) is dict else {}, code.co_name)(*values)
-    return gen.gi_frame   # (outlives gen: the frame object then owns the variables)
+    values = frame.stack[:info.nlocalsplus]      # (kept alive while they are written)
+    if not values:
+        return changed
+    for i in _standins(info)[3]:
+        value = values[i]
+        if type(value) is _CellType:
+            try:
+                values[i] = value.cell_contents
+            except ValueError:
+                values[i] = NULL
+    return facts.set_frame_fast_all(stand, [0 if v is NULL else id(v) for v in values]) or changed
 
 
 def release_own_entry(frame, exc):
-    """exc is caught in `frame`, which goes on running: the variables its traceback
-    entry captured are not the frame's any more (CPython's entry shows the live
-    frame), so the entry lets go of them rather than keep stale values alive.
-    Entries of frames the exception already left keep theirs."""
-    tb = exc.__traceback__
-    if tb is not None:
-        standin = tb.tb_frame
-        if _activation_owner.get(id(standin.f_code)) is frame.info.code:
-            try:
-                standin.clear()
-            except RuntimeError:
-                pass
+    """exc is caught in `frame`, which goes on running: its frame object (the
+    traceback's, made by add_entry) reads the live activation from now on.  (It
+    holds none of the activation's variables: a frame object is given them only
+    when an exception leaves the activation, frame_exits.)"""
+    stand = frame.standin
+    if stand is not None:
+        frameview = _frameview_module()
+        if id(stand) not in frameview.LIVE:
+            frameview.register_live(stand, frame)
+
+
+_frameview = None
+
+
+def _frameview_module():
+    global _frameview
+    if _frameview is None:
+        from quickening.interp import frameview as _fv
+        _frameview = _fv
+    return _frameview
 
 
 def add_entry(exc, frame, lasti):
@@ -161,30 +203,18 @@ def add_entry(exc, frame, lasti):
             if ctb is not None and is_internal(ctb.tb_frame.f_code):
                 chained.__traceback__ = strip_internal(ctb)
     line = info.line_at(lasti)
-    stand = activation_frame(frame)
-    if line is not None and line > 0 and id(stand.f_code) in _activation_owner:
-        # its f_lineno: the line the frame was at (PEP 626), not the def line
-        _set_f_lineno(stand, line)
+    # (called by the loop running `frame`, or by a generator's throw() before it started)
+    stand = _frameview_module().frame_object_linked(frame, lasti, _getframe(1), live=False)
     exc.__traceback__ = types.TracebackType(tb, stand, lasti * 2,
                                             line if line is not None else -1)
 
 
 def frame_exits(exc, frame, lasti):
-    """An exception leaves an interpreted frame at lasti: the frame object of the
-    frame's entry (the traceback's head) ends on that line, as CPython's does."""
-    tb = exc.__traceback__
-    if tb is None:
-        return
-    stand = tb.tb_frame
-    if _activation_owner.get(id(stand.f_code)) is frame.info.code:
-        line = frame.info.line_at(lasti)
-        if line is not None and line > 0:
-            _set_f_lineno(stand, line)
-
-
-def _set_f_lineno(frame, line):
-    if facts.PROBLEM is None:     # (the offset was checked on a live frame)
-        facts.set_frame_lineno(frame, line)
+    """An exception leaves an interpreted frame at lasti: its frame object ends on
+    that instruction with the variables it has then, as CPython's does."""
+    stand = frame.standin
+    if stand is not None:
+        sync(frame, stand, lasti)
 
 
 def clean(exc, _seen=None):

@@ -7,7 +7,7 @@ which reports a 'line' event before the first instruction of each new line
 (and of a line reached again by a jump backwards), as CPython 3.13 does.
 """
 
-from quickening.interp.frameview import view_of
+from quickening.interp import frameview
 
 
 def _call(ts, fn, frame, event, arg):
@@ -15,7 +15,9 @@ def _call(ts, fn, frame, event, arg):
         return None
     ts.tracing = True
     try:
-        return fn(view_of(frame), event, arg)
+        # the frame's frame object, as sys._getframe() gives it (its attributes
+        # read the live frame: frameview)
+        return fn(frameview.frame_object_linked(frame), event, arg)
     except BaseException:
         ts.tracer = None
         frame.trace = None
