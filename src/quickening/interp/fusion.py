@@ -32,6 +32,7 @@ instruction indexes being default arguments.
 import builtins
 import dis
 import os
+from types import FunctionType
 
 from quickening.interp import host, quicken
 from quickening.interp.ops.registry import HANDLERS, NULL, RETURN, SWITCH
@@ -67,7 +68,7 @@ FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>
 # builtins as they were at start-up: a program replacing builtins.len must not
 # change what the interpreter's own generated code calls
 _NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "__builtins__": dict(builtins.__dict__)}
-_TEMPLATES = {}     # source text -> compiled template function
+_TEMPLATES = {}     # source text -> its compiled code (runs of one shape share it)
 
 
 class Shape:
@@ -185,11 +186,17 @@ class _Run:
             self.live = [t for t in self.live if t not in dead]
 
     def param(self, value):
+        """The name standing for value in the function (an int is written as it is)."""
+        if type(value) is int:
+            return repr(value)
+        return self.const(value)
+
+    def const(self, value):
+        """A global of the function's own namespace holding value (a constant of the
+        code, a member's fact ...): globals cost nothing per call, defaults would."""
         name = f"p{len(self.params)}"
         self.params.append(value)
         return name
-
-    const = param
 
     def push(self, name):
         self.pending.append(name)
@@ -414,7 +421,7 @@ def _otherwise(run, pc, at, last, kept, ops, outs):
     for out in reversed(outs):
         run.emit(f"{out} = stack.pop()", 1)
     for name in reversed(kept):
-        run.emit("del stack[-1]" if name == "NULL" else f"{name} = stack.pop()", 1)
+        run.emit(f"{name} = stack.pop()" if name in run.live else "del stack[-1]", 1)
     for out in outs:
         run.push(out)
     if last:
@@ -565,8 +572,7 @@ def _for_iter(run, pc, site):
 
 
 def _build(run, instrs):
-    names = ", ".join(f"p{i}" for i in range(len(run.params)))
-    params = "f, stack, arg, nxt, _instrs" + (", " + names if names else "")
+    params = "f, stack, arg, nxt, _instrs"
     if run.loops:
         body = "        while True:\n" + "\n".join("            " + line for line in run.lines)
     else:
@@ -578,14 +584,14 @@ def _build(run, instrs):
               f"        if f.raised_at < 0:\n"
               f"            f.raised_at = at\n"
               f"        raise\n")
-    template = _TEMPLATES.get(source)
-    if template is None:
+    code = _TEMPLATES.get(source)
+    if code is None:
         ns = dict(_NAMESPACE)
         exec(compile(source, FILENAME, "exec"), ns)
-        template = _TEMPLATES[source] = ns["fused"]
-    fn = template.__class__(template.__code__, template.__globals__, "fused")
-    fn.__defaults__ = (instrs,) + tuple(run.params)
-    return fn
+        code = _TEMPLATES[source] = ns["fused"].__code__
+    namespace = dict(_NAMESPACE)
+    namespace.update((f"p{i}", v) for i, v in enumerate(run.params))
+    return FunctionType(code, namespace, "fused", (instrs,))
 
 
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function

@@ -633,7 +633,8 @@ PY_EXACT_ARGS_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, F
 PY_EXACT_ARGS_SELF_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True, True))
 FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE,
                                        PY_EXACT_ARGS_FREE_IN_PLACE, PY_EXACT_ARGS_SELF_FREE_IN_PLACE,
-                                       NATIVE_IN_PLACE, DESCRIPTOR_IN_PLACE)
+                                       NATIVE_IN_PLACE, DESCRIPTOR_IN_PLACE,
+                                       ALLOC_AND_ENTER_INIT_IN_PLACE)
 
 
 def _make_bound_method_exact_args(site, cache, seen):
@@ -847,7 +848,30 @@ def _make_alloc_and_enter_init(site, tp, cache):
                 f.pc = nxt
                 return SWITCH
         return alloc_and_enter_init(f, stack, site, nxt)
-    return call_alloc_and_enter_init
+    return ALLOC_AND_ENTER_INIT_IN_PLACE.facts(
+        call_alloc_and_enter_init, seen_ref, seen_version, version, init_ref, code, _has_space,
+        size, _object_new, info, tail, Frame, _INIT_CLEANUP)
+
+
+# In place in fused runs (fusion.py): the guards above, the new object left where
+# the class was (what the shim returns), __init__'s frame made from the operands.
+def _alloc_and_enter_init_shape(oparg):
+    args = "".join(f", {{{i}}}" for i in range(2, oparg + 2))
+    return Shape(
+        oparg + 2, ["{r0}"], consts=None,
+        guard="{0} is {c0}() and {c1}[0] == {c2} and {1} is NULL and (init := {c3}()) is not None"
+              " and init.__code__ is {c4} and {c5}(f, {c6})",
+        effects=["obj = {c7}({0})",
+                 "stack.append(obj)",
+                 "frame = {c10}({c8}, [obj" + args + "] + {c9}, init.__globals__, init.__builtins__, "
+                 "None, f, f.depth + 1)",
+                 "frame.inline = {c11}",
+                 "f.callee = frame",
+                 "f.pc = {nxt}",
+                 "return SWITCH"])
+
+
+ALLOC_AND_ENTER_INIT_IN_PLACE = SiteShape(_alloc_and_enter_init_shape)
 
 
 def alloc_and_enter_init(f, stack, site, nxt):
