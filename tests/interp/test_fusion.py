@@ -129,6 +129,48 @@ def f(a, b):
     return [a, b, h(a) + h(b), (a, b)]
 r = [f(i, i + 1) for i in range(4)]
 """,
+    # a run that jumps back to its start loops in place (`while True:` in the fused
+    # function): objects made and dropped on each turn die in CPython's order
+    "loop_in_place_releases_each_turn": """
+class D:
+    def __init__(self, i):
+        self.i = i
+    def __del__(self):
+        print("del", self.i)
+def f(n):
+    total = 0
+    for x in map(D, range(n)):
+        total += x.i
+    print("loop done")
+    return total
+print(f(4))
+""",
+    # sites whose form changes while their runs are fused: int -> float (53 misses),
+    # five classes round-robin (polymorphic), globals rebound, a method replaced
+    "sites_change_form_while_fused": """
+class A0:
+    def __init__(self): self.v = 0
+    def m(self): return 1
+A1 = type("A1", (A0,), {}); A2 = type("A2", (A0,), {}); A3 = type("A3", (A0,), {})
+A4 = type("A4", (A0,), {})
+objs = [k() for k in (A0, A1, A2, A3, A4)]
+G = 1
+def f(xs, objs):
+    t = 0
+    for i, x in enumerate(xs):
+        t = t + x * G
+        o = objs[i % 5]
+        t += o.v + o.m()
+    return t
+print(f(list(range(100)), objs))
+print(f([i / 2 for i in range(200)], objs))
+G = 2.5
+A0.m = lambda self: 2
+print(f(list(range(100)), objs))
+for o in objs:
+    o.v = 3
+print(f([1] * 60 + [1.5] * 60, objs))
+""",
     "swap_copy_and_unpack": """
 def f(a, b):
     a, b = b, a

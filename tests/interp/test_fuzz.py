@@ -335,10 +335,7 @@ FOUND = {
 # Found differences that need a design change in the interpreter, not a fix in
 # one handler.  Each runs as a strict expected failure: it must still differ,
 # and the day it matches it fails, so it gets moved back into FOUND's plain runs.
-KNOWN_DIFFERENCES = {
-    "generator_frames": "a generator's gi_frame is its native driver's frame: f_lineno stays on "
-                        "the def line and f_locals/gi_yieldfrom show the driver's state",
-}
+KNOWN_DIFFERENCES = {}
 
 
 @pytest.mark.parametrize("name", [

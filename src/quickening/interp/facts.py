@@ -672,3 +672,49 @@ def assign_keys_version(keys_addr):
     MEM32[where >> 2] = (v + 1) & 0xFFFFFFFF
     MEM32[(keys_addr + KEYS_VERSION) >> 2] = v
     return v
+
+
+# -- the built-in getters of generators, called directly -------------------------------
+# generators.py replaces the generator types' gi_frame, gi_yieldfrom ... descriptors
+# (as frameview.py does the frame type's) so that a program sees its interpreted
+# frame; the interpreter itself (FOR_ITER_GEN, SEND_GEN, GET_AWAITABLE) reads the
+# native state of the driver.  It calls the original C getter through a method
+# descriptor (METH_NOARGS: the getter is called as getter(obj, NULL), and these
+# getters ignore their closure), which is cheaper than the attribute read was.
+class _MethodDef(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("meth", ctypes.c_void_p), ("flags", ctypes.c_int),
+                ("doc", ctypes.c_void_p)]
+
+
+_new_method_descr = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object, ctypes.c_void_p)(
+    ("PyDescr_NewMethod", ctypes.pythonapi))
+_GETTER_DEFS = []     # the PyMethodDefs of the method descriptors, kept alive
+
+
+def _original_getters():
+    import types
+    names = {types.GeneratorType: ("gi_frame", "gi_yieldfrom", "gi_running", "gi_suspended",
+                                   "gi_code"),
+             types.CoroutineType: ("cr_frame", "cr_await", "cr_running", "cr_suspended",
+                                   "cr_code"),
+             types.AsyncGeneratorType: ("ag_frame", "ag_await", "ag_suspended", "ag_code"),
+             types.FrameType: ("f_locals",)}
+    out = {}
+    for type_, attrs in names.items():
+        for name in attrs:
+            descr = type_.__dict__[name]
+            call = descr.__get__           # (the slow way, if the layout is not known)
+            if PROBLEM is None:
+                gdef = getset_def(descr)
+                get, closure = MEM64[(gdef + PTR) >> 3], MEM64[(gdef + 4 * PTR) >> 3]
+                if get and not closure:
+                    mdef = _MethodDef(name.encode(), get, METH_NOARGS, None)
+                    _GETTER_DEFS.append(mdef)
+                    call = _new_method_descr(type_, ctypes.addressof(mdef))
+            out[name] = call
+    return out
+
+
+# name -> f(obj): what the built-in descriptor `name` of obj's type gives (generator,
+# coroutine and async generator attributes; a frame's f_locals)
+NATIVE_GETTERS = _original_getters()

@@ -366,6 +366,7 @@ def register_live(stand, frame):
     LIVE[key] = ref
     if _FrameType not in _OVERRIDDEN and facts.PROBLEM is None:
         override_getsets(_FrameType, _FRAME_GETTERS, {"f_trace": _set_live_trace})
+        _override_clear()
 
 
 def live_frame(obj):
@@ -478,3 +479,34 @@ def override_getsets(type_, getters, setters=None):
         keep.append((gdef, getter, setter, original, descr))
         namespace[name] = descr
     _type_modified(type_)
+
+
+# frame.clear() of the frame object of a generator's activation (gi_frame) does what
+# CPython's does for the generator's frame: refused while it runs or is suspended,
+# and for a generator not started yet it finalizes the generator (a coroutine warns
+# that it was never awaited).  Any other frame object: the original method.  (A
+# method can raise, unlike a getter: the frame type's `clear` is a function.)
+_native_clear = _FrameType.__dict__["clear"]
+
+
+def _clear(self):
+    frame = live_frame(self) if LIVE else None
+    if frame is None or frame.gen is None or frame.pc < 0:
+        return _native_clear(self)
+    inner = frame.gen
+    if inner.running:
+        raise RuntimeError("cannot clear an executing frame")
+    if inner.started:
+        raise RuntimeError("cannot clear a suspended frame")
+    from quickening.interp import generators
+    generators.finalize_unstarted(inner)
+    return None
+
+
+def _override_clear():
+    namespace = gc.get_referents(_FrameType.__dict__)[0]
+    _clear.__name__ = "clear"
+    _clear.__qualname__ = "frame.clear"
+    _clear.__doc__ = _native_clear.__doc__
+    namespace["clear"] = _clear
+    _type_modified(_FrameType)

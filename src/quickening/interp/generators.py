@@ -6,12 +6,21 @@ it.  So the function returns a small native *driver* that delegates every
 send/throw/close to an inner object of ours (`yield from inner`, `await
 inner`, or an explicit delegation loop for async generators); the inner
 object resumes the interpreted frame with `run_frame`.
+
+What a program reads of the object (gi_frame / cr_frame / ag_frame,
+gi_yieldfrom / cr_await / ag_await, gi_running, gi_suspended ...) is the
+interpreted frame's, as CPython's object shows its own frame: the generator
+types' getset descriptors for them are replaced, when the first driver is made,
+by ones that answer for drivers from the inner object and do what the
+originals do for any other object (end of this module; the same mechanism as
+frameview.py's for the frame type).  The interpreter itself reads a driver's
+native state through facts.NATIVE_GETTERS.
 """
 
 import sys
 import types
 
-from quickening.interp import host, tracebacks
+from quickening.interp import facts, host, tracebacks
 from quickening.interp.loop import run_frame
 from quickening.interp.ops.registry import RETURN
 
@@ -443,6 +452,8 @@ def wrap(frame, extra_flags=0):
     extra_flags: flags the called function's __code__ adds to the real code's
     (types.coroutine() marks a generator function CO_ITERABLE_COROUTINE).
     """
+    if _views_pending:
+        _install_views()
     info = frame.info
     code = info.code
     flags = code.co_flags | extra_flags
@@ -489,6 +500,7 @@ _drivers = {}   # (id(CodeInfo), driver template) -> driver function named like 
 # by kind: FOR_ITER_GEN / SEND_GEN recognize interpreted generators by these
 GENERATOR_DRIVER_IDS = {id(_drive_generator.__code__), id(_drive_iterable_coroutine.__code__)}
 COROUTINE_DRIVER_IDS = {id(_drive_coroutine.__code__)}
+ASYNC_GENERATOR_DRIVER_IDS = {id(_drive_async_generator.__code__)}
 
 
 def _driver_for(info, template, globals_):
@@ -513,7 +525,9 @@ def _driver_for(info, template, globals_):
         tracebacks.INTERNAL_CODES.add(code)
         if template is _drive_coroutine:
             COROUTINE_DRIVER_IDS.add(id(code))
-        elif template is not _drive_async_generator:
+        elif template is _drive_async_generator:
+            ASYNC_GENERATOR_DRIVER_IDS.add(id(code))
+        else:
             GENERATOR_DRIVER_IDS.add(id(code))
         driver = _drivers[key] = types.FunctionType(code, template.__globals__, real.co_name)
         info_keepalive.append(info)
@@ -523,3 +537,120 @@ def _driver_for(info, template, globals_):
 _KIND_FLAGS = (host.CO_GENERATOR | host.CO_COROUTINE | host.CO_ITERABLE_COROUTINE
                | host.CO_ASYNC_GENERATOR)
 info_keepalive = []   # the CodeInfos keyed by id() above stay alive
+
+
+# -- what a program sees of a driver: its interpreted frame -------------------------
+# gi_frame is the interpreted frame's frame object (tracebacks.frame_object, which
+# reads the live activation: frameview.py), gi_yieldfrom what that frame delegates
+# to, gi_running / gi_suspended its state (a frame FOR_ITER_GEN / SEND_GEN run in
+# the caller's loop runs while its driver stays suspended); a finished frame has
+# no frame object left, as in CPython.  Each getter answers frameview.NATIVE for
+# objects that are not drivers (the original descriptor answers).
+_NATIVE_GET = facts.NATIVE_GETTERS
+_native_locals = _NATIVE_GET["f_locals"]
+_views_pending = True
+
+
+def _inner_getter(code_attr, frame_attr, driver_ids):
+    """f(obj) -> the InterpGenerator a driver delegates to while its frame lives, or
+    None (not a driver, or a finished one: the original descriptors answer)."""
+    get_code, get_frame = _NATIVE_GET[code_attr], _NATIVE_GET[frame_attr]
+
+    def inner_of(obj):
+        if id(get_code(obj)) not in driver_ids:
+            return None
+        driver_frame = get_frame(obj)
+        if driver_frame is None:
+            return None
+        inner = _native_locals(driver_frame).get("inner")
+        return inner if isinstance(inner, InterpGenerator) else None
+    return inner_of
+
+
+def _frame_object(inner):
+    """gi_frame of a driver whose frame has not finished: the frame's frame object,
+    placed where the frame is (a running frame's linked to its callers; a
+    suspended one's f_back is None, as CPython's)."""
+    from quickening.interp import frameview
+    frame = inner.frame
+    if inner.running:
+        return frameview.frame_object_linked(frame)
+    fresh = frame.standin is None
+    stand = tracebacks.frame_object(frame)
+    if not fresh and id(stand) not in frameview.LIVE:
+        frameview.register_live(stand, frame)
+    facts.place_frame(stand, frame.lasti())
+    facts.set_frame_back(stand, None)
+    return stand
+
+
+def _views(prefix, code_attr, frame_attr, await_attr, driver_ids, native):
+    inner_of = _inner_getter(code_attr, frame_attr, driver_ids)
+
+    def frame_view(obj):
+        inner = inner_of(obj)
+        if inner is None:
+            return native
+        if inner.frame.pc < 0:
+            return None
+        return _frame_object(inner)
+
+    def yield_from_view(obj):
+        inner = inner_of(obj)
+        return native if inner is None else inner._yield_from()
+
+    def running_view(obj):
+        inner = inner_of(obj)
+        return True if inner is not None and inner.running else native
+
+    def suspended_view(obj):
+        inner = inner_of(obj)
+        if inner is None:
+            return native
+        if inner.running or inner.frame.pc < 0:
+            return False
+        return native
+
+    views = {frame_attr: frame_view, await_attr: yield_from_view,
+             prefix + "suspended": suspended_view}
+    if prefix != "ag_":        # (ag_running is a member: the driver's own flag)
+        views[prefix + "running"] = running_view
+    return views
+
+
+def _install_views():
+    global _views_pending
+    _views_pending = False
+    if facts.PROBLEM is not None:
+        return
+    from quickening.interp import frameview
+    native = frameview.NATIVE
+    frameview.override_getsets(types.GeneratorType, _views(
+        "gi_", "gi_code", "gi_frame", "gi_yieldfrom", GENERATOR_DRIVER_IDS, native))
+    frameview.override_getsets(types.CoroutineType, _views(
+        "cr_", "cr_code", "cr_frame", "cr_await", COROUTINE_DRIVER_IDS, native))
+    frameview.override_getsets(types.AsyncGeneratorType, _views(
+        "ag_", "ag_code", "ag_frame", "ag_await", ASYNC_GENERATOR_DRIVER_IDS, native))
+
+
+def finalize_unstarted(inner):
+    """frame.clear() of the frame object of a generator not started yet: CPython
+    finalizes the generator (_PyGen_Finalize: a coroutine warns that it was never
+    awaited, any other is closed).  Done to its driver, whose own frame is cleared."""
+    import gc
+    for obj in gc.get_referrers(inner):
+        t = type(obj)
+        if t is types.GeneratorType:
+            attr = "gi_frame"
+        elif t is types.CoroutineType:
+            attr = "cr_frame"
+        elif t is types.AsyncGeneratorType:
+            attr = "ag_frame"
+        else:
+            continue
+        driver_frame = _NATIVE_GET[attr](obj)
+        if driver_frame is not None and _native_locals(driver_frame).get("inner") is inner:
+            driver_frame.clear()     # (a driver's frame: the original method)
+            if _NATIVE_GET[attr](obj) is None:
+                inner.frame.pc = _DONE      # closed (a coroutine only warned)
+            return

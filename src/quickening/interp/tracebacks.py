@@ -133,7 +133,7 @@ def frame_object(frame, live=True):
                 func.__kwdefaults__ = dict.fromkeys(kwonly)
             cached[1:3] = globals_, func
         gen = cached[2]()
-        stand = gen.gi_frame
+        stand = facts.NATIVE_GETTERS["gi_frame"](gen)
         gen = None     # the frame object takes its frame over: nothing runs it
         frame.standin = stand
         if live:

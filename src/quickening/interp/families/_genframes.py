@@ -20,12 +20,15 @@ driver resumes it, and the driver is first made to enter its `yield from`
 driver still reach the frame.
 
 CPython's guard is "the generator's frame is neither executing nor
-finished"; for a driver that is the state of its InterpGenerator.
+finished"; for a driver that is the state of its InterpGenerator.  The guards
+read the driver's native state (its own gi_yieldfrom, gi_frame ...) through
+facts.NATIVE_GETTERS: the attributes a program reads show the interpreted
+frame instead (generators.py).
 """
 
 import types
 
-from quickening.interp import generators, handled
+from quickening.interp import facts, generators, handled
 from quickening.interp.ops.registry import RETURN, SWITCH
 
 GeneratorType = types.GeneratorType
@@ -41,22 +44,28 @@ InterpGenerator = generators.InterpGenerator
 InterpCoroutine = generators.InterpCoroutine
 _current = handled.current
 _set_handled = handled.set_handled
+_NATIVE_GET = facts.NATIVE_GETTERS
+_native_locals = _NATIVE_GET["f_locals"]
+gi_yieldfrom, gi_running, gi_frame, gi_code = (
+    _NATIVE_GET[n] for n in ("gi_yieldfrom", "gi_running", "gi_frame", "gi_code"))
+cr_await, cr_running, cr_frame, cr_code = (
+    _NATIVE_GET[n] for n in ("cr_await", "cr_running", "cr_frame", "cr_code"))
 
 
 def _inner_of_unstarted(frame):
-    return frame.f_locals["inner"]
+    return _native_locals(frame)["inner"]
 
 
 def generator_state(gen):
     """For an exact generator: DEOPT, NATIVE, or the InterpGenerator to run inline."""
-    if gen.gi_running or gen.gi_frame is None:
+    if gi_running(gen) or gi_frame(gen) is None:
         return DEOPT
-    if id(gen.gi_code) not in _GEN_DRIVERS:
+    if id(gi_code(gen)) not in _GEN_DRIVERS:
         return NATIVE
-    inner = gen.gi_yieldfrom
+    inner = gi_yieldfrom(gen)
     if inner is None:
         # a driver not started yet: enter its `yield from inner` first
-        inner = _inner_of_unstarted(gen.gi_frame)
+        inner = _inner_of_unstarted(gi_frame(gen))
         if inner.running or inner.frame.pc < 0:
             return DEOPT
         generators.start_driver(gen, inner)
@@ -67,13 +76,13 @@ def generator_state(gen):
 
 def coroutine_state(coro):
     """For an exact coroutine: DEOPT, NATIVE, or the InterpCoroutine to run inline."""
-    if coro.cr_running or coro.cr_frame is None:
+    if cr_running(coro) or cr_frame(coro) is None:
         return DEOPT
-    if id(coro.cr_code) not in _CORO_DRIVERS:
+    if id(cr_code(coro)) not in _CORO_DRIVERS:
         return NATIVE
-    inner = coro.cr_await
+    inner = cr_await(coro)
     if inner is None:
-        inner = _inner_of_unstarted(coro.cr_frame)
+        inner = _inner_of_unstarted(cr_frame(coro))
         if inner.running or inner.frame.pc < 0:
             return DEOPT
         generators.start_driver(coro, inner)

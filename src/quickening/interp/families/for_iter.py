@@ -128,13 +128,14 @@ _DEOPT = _genframes.DEOPT
 _InterpGenerator = _genframes.InterpGenerator
 _ForIterReturn = _genframes.ForIterReturn
 _push = _genframes.push
+_gi_yieldfrom = _genframes.gi_yieldfrom   # (the driver's own: see _genframes.py)
 
 
 def for_iter_gen(f, stack, site, nxt):
     it = stack[-1]
     if type(it) is not GeneratorType:
         return _deopt(f, stack, site, nxt)
-    inner = it.gi_yieldfrom
+    inner = _gi_yieldfrom(it)
     # the common case: a driver suspended in its `yield from` of a suspended frame
     if type(inner) is not _InterpGenerator or inner.running or inner.frame.pc < 0:
         inner = _generator_state(it)

@@ -262,18 +262,19 @@ def load_method(owner, name):
     method descriptor not shadowed by the instance, else (attribute, NULL)."""
     attr = getattr(owner, name)
     ta = type(attr)
-    if (ta is MethodType or ta is BuiltinMethodType or ta is MethodWrapperType) \
-            and attr.__self__ is owner:
+    if ta is MethodType:      # (the common case first: a Python function of the class)
+        if attr.__self__ is owner:
+            func = attr.__func__
+            tf = type(func)
+            if ((tf is FunctionType or tf.__flags__ & F_METHOD_DESCRIPTOR)
+                    and M64[(id(type(owner)) + GETATTRO) >> 3] == GENERIC_GETATTR):
+                return func, owner
+    elif (ta is BuiltinMethodType or ta is MethodWrapperType) and attr.__self__ is owner:
         t = type(owner)
         if M64[(id(t) + GETATTRO) >> 3] == GENERIC_GETATTR:
-            if ta is MethodType:
-                func = attr.__func__
-                if type(func).__flags__ & F_METHOD_DESCRIPTOR:
-                    return func, owner
-            else:
-                descr = _type_lookup(t, name)
-                if descr is not None and type(descr).__flags__ & F_METHOD_DESCRIPTOR:
-                    return descr, owner
+            descr = _type_lookup(t, name)
+            if descr is not None and type(descr).__flags__ & F_METHOD_DESCRIPTOR:
+                return descr, owner
     return attr, NULL
 
 

@@ -51,17 +51,19 @@ _DEOPT = _genframes.DEOPT
 _INNER_TYPES = (_genframes.InterpGenerator, _genframes.InterpCoroutine)
 _SendReturn = _genframes.SendReturn
 _push = _genframes.push
+_gi_yieldfrom = _genframes.gi_yieldfrom   # (the driver's own: see _genframes.py)
+_cr_await = _genframes.cr_await
 
 
 def send_gen(f, stack, site, nxt):
     receiver = stack[-2]
     t = type(receiver)
     if t is GeneratorType:
-        inner = receiver.gi_yieldfrom
+        inner = _gi_yieldfrom(receiver)
         if type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0:
             inner = _generator_state(receiver)
     elif t is CoroutineType:
-        inner = receiver.cr_await
+        inner = _cr_await(receiver)
         if type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0:
             inner = _coroutine_state(receiver)
     else:

@@ -2,12 +2,15 @@
 
 import types
 
-from quickening.interp import host
+from quickening.interp import facts, host
 from quickening.interp.ops.exceptions import enter_context, lookup_special
 from quickening.interp.ops.registry import NULL, forward, handles, tp_name
 
 CoroutineType = types.CoroutineType
 GeneratorType = types.GeneratorType
+# a coroutine's own cr_await (a program's reads of cr_await see an interpreted
+# coroutine's frame: generators.py)
+_cr_await = facts.NATIVE_GETTERS["cr_await"]
 
 
 @handles("GET_YIELD_FROM_ITER")
@@ -54,7 +57,7 @@ def cleanup_throw(f, stack, arg, nxt):
 def get_awaitable(obj, where):
     t = type(obj)
     if t is CoroutineType:
-        if obj.cr_await is not None:
+        if _cr_await(obj) is not None:
             raise RuntimeError("coroutine is being awaited already")
         return obj
     if t is GeneratorType and obj.gi_code.co_flags & host.CO_ITERABLE_COROUTINE:
