@@ -63,9 +63,10 @@ def run_program(args, cwd=None, stdin=None, env=None):
                           env=env, timeout=300)
 
 
-def as_programs(path, *argv, stdin=None, extra=()):
-    """(native, interpreted) CompletedProcess for `python path argv` and `quickening run`."""
-    cwd = os.path.dirname(os.path.abspath(path))
+def as_programs(path, *argv, stdin=None, extra=(), cwd=None):
+    """(native, interpreted) CompletedProcess for `python path argv` and `quickening run`
+    (in cwd, by default the script's directory)."""
+    cwd = cwd or os.path.dirname(os.path.abspath(path))
     nat = run_program([PYTHON, path, *argv], cwd=cwd, stdin=stdin)
     interp = run_program([PYTHON, "-m", "quickening", "run", *extra, path, *argv], cwd=cwd, stdin=stdin)
     return nat, interp

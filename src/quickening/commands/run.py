@@ -78,7 +78,7 @@ def execute(target, options):
                 try:
                     with open(target.value, "rb") as fh:
                         source = fh.read()
-                    compile(source, target.value, "exec", dont_inherit=True)
+                    compile(source, os.path.abspath(target.value), "exec", dont_inherit=True)
                 except SyntaxError as exc:
                     _print_syntax_error(exc)
                     return 1
