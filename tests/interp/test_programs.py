@@ -104,7 +104,9 @@ def test_keyboard_interrupt_runs_finally_and_exits_like_cpython(tmp_path):
         "    print('finally ran', flush=True)\n")
     outcomes = []
     for cmd in ([PYTHON, str(script)], [PYTHON, "-m", "quickening", "run", str(script)]):
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # (SIGINT as a terminal leaves it: a shell's background job inherits it ignored)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         assert proc.stdout.readline() == "ready\n"
         time.sleep(0.2)
         proc.send_signal(signal.SIGINT)

@@ -375,24 +375,16 @@ def _dispatch(run, pc, last, members=(), base=None):
         for handler, shape in members:
             h = run.param(handler)
             if shape.consts is None:     # a SiteShape: the facts are the site's
-                names = {f"c{i}": f"q[{i + 1}]" for i in range(_MAX_FACTS)}
+                facts = [f"q[{i + 1}]" for i in range(_MAX_FACTS)]
             else:
-                names = {f"c{i}": run.param(v) for i, v in enumerate(shape.consts)}
-            names.update((f"r{i}", out) for i, out in enumerate(outs))
-            names["arg"] = None
-            prologue = ()
-            if "{nxt}" in "".join(shape.effects):
-                names["nxt"] = run.param(run.info.plain[pc][2])
-            if any(e.startswith("return") for e in shape.effects):   # back to the loop
-                prologue = _put(None, kept)
+                facts = [run.param(v) for v in shape.consts]
+            names, prologue = _member_names(run, pc, shape, facts, outs, kept)
             _branch(run, keyword, f"h is {h} and ({_fill(shape.guard, ops, names)})",
                     shape, ops, names, outs, prologue)
             keyword = "elif"
         if base is not None:
             cells, ci = run.param(site_obj.cells), run.param(site_obj.ci)
-            names = {f"r{i}": out for i, out in enumerate(outs)}
-            names["arg"] = run.param(site_obj.arg)
-            names.update((f"c{i}", run.param(v)) for i, v in enumerate(base.consts or ()))
+            names = _base_names(run, site_obj, base, outs)
             if members:
                 held = " or ".join(f"h is {run.param(handler)}" for handler, _ in members)
                 _branch(run, "elif", f"({held}) and (c := {cells}[{ci}]) >= 16", base, ops, names,
@@ -406,6 +398,27 @@ def _dispatch(run, pc, last, members=(), base=None):
         run.emit("return h(f, stack, a, n)")
     else:
         run.through_table(at)
+
+
+def _member_names(run, pc, shape, facts, outs, kept):
+    """(names, prologue) for a member's shape at pc: {c0}.. its facts (expressions),
+    {r0}.. the temps of its results, {nxt}; a member that returns to the loop first
+    puts the values kept below its operands on the stack."""
+    names = {f"c{i}": fact for i, fact in enumerate(facts)}
+    names.update((f"r{i}", out) for i, out in enumerate(outs))
+    names["arg"] = None
+    if "{nxt}" in "".join(shape.effects):
+        names["nxt"] = run.param(run.info.plain[pc][2])
+    back_to_loop = any(e.startswith("return") for e in shape.effects)
+    return names, (_put(None, kept) if back_to_loop else ())
+
+
+def _base_names(run, site, base, outs):
+    """Names for the base operation's shape: {arg} the site's arg, {c0}.. its consts."""
+    names = {f"r{i}": out for i, out in enumerate(outs)}
+    names["arg"] = run.param(site.arg)
+    names.update((f"c{i}", run.param(v)) for i, v in enumerate(base.consts or ()))
+    return names
 
 
 def _otherwise(run, pc, at, last, kept, ops, outs):
@@ -468,20 +481,10 @@ def _site(run, p, last, site):
     at = run.at(p)
     outs = [run.new_temp() for _ in range(len((shape or base).results))]
     cells, ci = run.param(site.cells), run.param(site.ci)
-    base_names = {f"r{i}": out for i, out in enumerate(outs)}
-    if base is not None:
-        base_names["arg"] = run.param(site.arg)
-        base_names.update((f"c{i}", run.param(v)) for i, v in enumerate(base.consts or ()))
+    base_names = _base_names(run, site, base, outs) if base is not None else None
     if shape is not None:
         facts = held[1:] if shape.consts is None else shape.consts
-        names = {f"c{i}": run.param(v) for i, v in enumerate(facts)}
-        names.update((f"r{i}", out) for i, out in enumerate(outs))
-        names["arg"] = None
-        prologue = ()
-        if "{nxt}" in "".join(shape.effects):
-            names["nxt"] = run.param(run.info.plain[p][2])
-        if any(e.startswith("return") for e in shape.effects):   # back to the loop
-            prologue = _put(None, kept)
+        names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept)
         _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
         if base is not None:
             site_name = run.param(site)
