@@ -127,7 +127,7 @@ def _make_instance_value(site, tv, t, index):
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["setattr({1}, {c7}, {0})"], consts=None,
     guard="id(type({1})) == {c0} and {c1}[0] == {c2} and "
-          "not {c3}[(id({1}) + {c4}) >> 3] and {c5}[id({1}) + {c6}]"))
+          "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa + {c6}]"))
 FAMILY.base_shape = lambda oparg, name: Shape(2, effects=["setattr({1}, {arg}, {0})"])
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
 
