@@ -75,6 +75,9 @@ def test_outcomes_match_native(name):
         pytest.xfail("; ".join(f"{tid}: {KNOWN_DIFFERENCES[tid]}" for tid in sorted(known)))
     # the command's per-module counts agree too
     assert result.native.record["counts"] == result.interpreted.record["counts"]
+    if name in MODULES:
+        # issue 2's modules: no interpreted code escaped to native execution
+        assert result.escapes == 0, f"test.{name}: {result.escapes} escapes"
 
 
 def test_interpret_patterns_also_interpret_fresh_imports():
