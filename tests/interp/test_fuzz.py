@@ -50,6 +50,25 @@ def test_written_program(seed):
 # program to a small one; they are compared the same way and stay here as
 # regression tests.
 FOUND = {
+    # writer seeds 40088/40207: a closure's coroutine not started yet stood at its
+    # COPY_FREE_VARS (no line): Task repr said "running at <fuzz>:None"
+    "unstarted_closure_generator_frame": """\
+    import asyncio
+    def outer(p):
+        def g():
+            yield p
+        async def z(n):
+            await asyncio.sleep(0)
+            return n + p
+        return g, z
+    g, z = outer(1)
+    gen = g()
+    print(gen.gi_frame.f_lineno, gen.gi_frame.f_lasti)
+    async def main():
+        async with asyncio.TaskGroup() as tg:
+            print(repr(tg.create_task(z(2), name='t')))
+    asyncio.run(main())
+    """,
     "del_name_context": """\
     try:
         del undefined_name

@@ -33,6 +33,7 @@ class CodeInfo:
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "site_pcs", "start_index", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
+        "unstarted_lasti",
     )
 
     def __init__(self, code):
@@ -51,6 +52,15 @@ class CodeInfo:
         self._decode_exception_table()
         self._decode_lines()
         self.heat = 0
+        # where CPython's frame of a generator not yet started stands: after its
+        # RETURN_GENERATOR (the generator is made there), on the def line
+        self.unstarted_lasti = 0
+        if self.is_generator_like:
+            ret_gen = host.OPMAP["RETURN_GENERATOR"]
+            for k, pc in enumerate(self.starts[:-1]):
+                if self.opcodes[pc] == ret_gen:
+                    self.unstarted_lasti = self.starts[k + 1]
+                    break
         if quicken.Config.fuse:
             fusion.arm(self)
 

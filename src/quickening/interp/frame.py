@@ -56,7 +56,10 @@ class Frame:
 
     def lasti(self):
         """The code unit of the instruction being executed (or last executed)."""
-        return self.info.prev_start.get(self.pc, self.pc)
+        pc = self.pc
+        if pc == 0 and self.info.is_generator_like:
+            return self.info.unstarted_lasti     # a generator not started yet
+        return self.info.prev_start.get(pc, pc)
 
     def bound_variables(self):
         """(name, value) of each fast local bound now, cells and free variables read
