@@ -52,11 +52,14 @@ def strip_internal(tb, upto_interpreted=False):
     frame): everything from there on was cleaned when that entry was added, so
     unwinding N frames costs O(N), not O(N**2)."""
     entries = []
+    known = _internal_by_code
     while tb is not None:
         code = tb.tb_frame.f_code
-        if upto_interpreted and id(code) in _STANDIN_CODES:
+        cid = id(code)
+        if upto_interpreted and cid in _STANDIN_CODES:
             break
-        if not is_internal(code):
+        cached = known.get(cid)      # (is_internal's cache, read here: this loop is hot)
+        if not (cached[1] if cached is not None and cached[0] is code else is_internal(code)):
             entries.append(tb)
         tb = tb.tb_next
     rest = tb
