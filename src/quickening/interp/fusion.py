@@ -32,6 +32,7 @@ instruction indexes being default arguments.
 import builtins
 import dis
 import os
+import re
 from types import FunctionType
 
 from quickening.interp import host, quicken
@@ -354,15 +355,10 @@ def _dispatch(run, pc, last, members=(), base=None):
     these members and the base instruction itself run in place too (counting
     down as the base instruction does)."""
     in_place = bool(members) or base is not None
+    if not in_place:
+        run.flush()
     npop = max([shape.npop for _, shape in members] + ([base.npop] if base else []), default=0)
-    ops = run.operands(npop) if in_place else []
-    if not in_place or run.info.handler_for(pc) is not None:
-        run.flush()    # (an exception handler here unwinds to a depth: keep the stack real)
-    # values below the operands stay in locals on the paths run in place; the path
-    # through the table puts them on the stack and takes them back
-    kept = list(run.pending)
-    run.release(keep=ops)
-    at = run.at(pc)
+    ops, kept, at = _site_operands(run, pc, npop)
     if in_place:
         # what the site holds now: (handler,) or (kind, its facts...) (quicken.install)
         site_obj = run.info.plain[pc][1]
@@ -375,7 +371,7 @@ def _dispatch(run, pc, last, members=(), base=None):
         for handler, shape in members:
             h = run.param(handler)
             if shape.consts is None:     # a SiteShape: the facts are the site's
-                facts = [f"q[{i + 1}]" for i in range(_MAX_FACTS)]
+                facts = [f"q[{i + 1}]" for i in range(_fact_count(shape))]
             else:
                 facts = [run.param(v) for v in shape.consts]
             names, prologue = _member_names(run, pc, shape, facts, outs, kept)
@@ -398,6 +394,24 @@ def _dispatch(run, pc, last, members=(), base=None):
         run.emit("return h(f, stack, a, n)")
     else:
         run.through_table(at)
+
+
+def _site_operands(run, pc, npop):
+    """(ops, kept, at) for the site at pc: its npop operands taken into locals, the
+    values below them that stay in locals on the paths run in place (the path through
+    the table puts them on the stack and takes them back), the name of pc."""
+    ops = run.operands(npop)
+    if run.info.handler_for(pc) is not None:
+        run.flush()    # (an exception handler here unwinds to a depth: keep the stack real)
+    kept = list(run.pending)
+    run.release(keep=ops)
+    return ops, kept, run.at(pc)
+
+
+def _fact_count(shape):
+    """How many facts ({c0}, {c1} ...) a shape's templates name."""
+    text = " ".join((shape.guard or "",) + shape.effects + shape.results)
+    return max((int(n) + 1 for n in re.findall(r"\{c(\d+)\}", text)), default=0)
 
 
 def _member_names(run, pc, shape, facts, outs, kept):
@@ -472,13 +486,7 @@ def _site(run, p, last, site):
     if shape is None and not (holds is site.base_handler and base is not None):
         _dispatch(run, p, last)
         return False
-    npop = shape.npop if shape is not None else base.npop
-    ops = run.operands(npop)
-    if run.info.handler_for(p) is not None:
-        run.flush()
-    kept = list(run.pending)
-    run.release(keep=ops)
-    at = run.at(p)
+    ops, kept, at = _site_operands(run, p, shape.npop if shape is not None else base.npop)
     outs = [run.new_temp() for _ in range(len((shape or base).results))]
     cells, ci = run.param(site.cells), run.param(site.ci)
     base_names = _base_names(run, site, base, outs) if base is not None else None
@@ -598,9 +606,6 @@ def _build(run, instrs):
 
 
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function
-
-
-_MAX_FACTS = 12   # {c0} ... a SiteShape's template may name
 
 
 def _members(info, pc):
