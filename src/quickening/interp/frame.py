@@ -34,6 +34,8 @@ class Frame:
     trace_line = -1        # the line of the last 'line' event
     trace_prev = -1        # the pc executed last while traced
     raised_at = -1         # set by a fused run (fusion.py): the instruction that raised
+    stopped = None         # a frame loop.enter() ran and handed to the loop: where it
+                           # stopped (a handler's signal or pc, or the exception raised)
     inline = None          # for frames pushed by specialized instructions (__init__ of
                            # CALL_ALLOC_AND_ENTER_INIT, generators of FOR_ITER_GEN and
                            # SEND_GEN): on_return/on_yield(frame, value, caller) -> caller pc,
@@ -95,12 +97,13 @@ class ThreadState:
     A plain object, fetched once per loop entry: attributes of a
     threading.local cost several times more on every frame switch.
     """
-    __slots__ = ("frame", "tracer", "tracing")
+    __slots__ = ("frame", "tracer", "tracing", "entered")
 
     def __init__(self):
         self.frame = None
         self.tracer = None     # sys.settrace() function installed by interpreted code
         self.tracing = False   # inside a trace function: no events
+        self.entered = 0       # frames run on the host stack by loop.enter(), nested
 
 
 _LOCAL = threading.local()

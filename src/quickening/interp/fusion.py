@@ -36,7 +36,7 @@ import re
 from types import FunctionType
 
 from quickening.interp import host, quicken
-from quickening.interp.ops.registry import HANDLERS, NULL, RETURN, SWITCH
+from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH
 
 _OP = host.OPMAP
 LOAD_FAST, LOAD_CONST, STORE_FAST = _OP["LOAD_FAST"], _OP["LOAD_CONST"], _OP["STORE_FAST"]
@@ -68,7 +68,7 @@ TERMINATORS = _JUMPS | frozenset(_BRANCHES) | _RETURNS
 FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
 # builtins as they were at start-up: a program replacing builtins.len must not
 # change what the interpreter's own generated code calls
-_NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "__builtins__": dict(builtins.__dict__)}
+_NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "RESUME": RESUME, "__builtins__": dict(builtins.__dict__)}
 _TEMPLATES = {}     # source text -> its compiled code (runs of one shape share it)
 
 
@@ -374,7 +374,7 @@ def _dispatch(run, pc, last, members=(), base=None):
                 facts = [f"q[{i + 1}]" for i in range(_fact_count(shape))]
             else:
                 facts = [run.param(v) for v in shape.consts]
-            names, prologue = _member_names(run, pc, shape, facts, outs, kept)
+            names, prologue = _member_names(run, pc, shape, facts, outs, kept, ops)
             _branch(run, keyword, f"h is {h} and ({_fill(shape.guard, ops, names)})",
                     shape, ops, names, outs, prologue)
             keyword = "elif"
@@ -414,13 +414,18 @@ def _fact_count(shape):
     return max((int(n) + 1 for n in re.findall(r"\{c(\d+)\}", text)), default=0)
 
 
-def _member_names(run, pc, shape, facts, outs, kept):
+def _member_names(run, pc, shape, facts, outs, kept, ops=()):
     """(names, prologue) for a member's shape at pc: {c0}.. its facts (expressions),
-    {r0}.. the temps of its results, {nxt}; a member that returns to the loop first
-    puts the values kept below its operands on the stack."""
+    {r0}.. the temps of its results, {nxt}; {kept}: statements putting the values kept
+    below its operands on the stack (for a member that may go back to the loop: one
+    that returns to it first puts them there); {drop}: statements letting go of its
+    operands (a call running its callee here: the callee's frame holds them)."""
     names = {f"c{i}": fact for i, fact in enumerate(facts)}
     names.update((f"r{i}", out) for i, out in enumerate(outs))
     names["arg"] = None
+    names["kept"] = "".join(line + "; " for line in _put(None, kept))
+    dropped = [t for t in dict.fromkeys(ops) if t in run.live and t not in kept]
+    names["drop"] = f"{' = '.join(dropped)} = NULL; " if dropped else ""
     if "{nxt}" in "".join(shape.effects):
         names["nxt"] = run.param(run.info.plain[pc][2])
     back_to_loop = any(e.startswith("return") for e in shape.effects)
@@ -492,7 +497,8 @@ def _site(run, p, last, site):
     base_names = _base_names(run, site, base, outs) if base is not None else None
     if shape is not None:
         facts = held[1:] if shape.consts is None else shape.consts
-        names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept)
+        names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept,
+                                        ops)
         _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
         if base is not None:
             site_name = run.param(site)

@@ -15,7 +15,7 @@ import sys
 
 from quickening.interp import handled, tracebacks, tracing
 from quickening.interp.frame import thread_state
-from quickening.interp.ops.registry import RETURN, SWITCH, YIELD
+from quickening.interp.ops.registry import NULL, RESUME, RETURN, SWITCH, YIELD
 
 # The recursion limit interpreted frames are held to (their depth counts the
 # program's frames, not the interpreter's own host frames): set by
@@ -88,6 +88,23 @@ def run_frame(entry, throw=None):
                                 tracing.on_call(ts, f)
                             except BaseException as e:
                                 exc = e     # raised by the 'call' event: in the new frame
+                        continue
+                    if pc == RESUME:
+                        callee = f.callee
+                        stopped = callee.stopped
+                        if stopped is None:      # enter() did not start it: a plain switch
+                            pc = SWITCH
+                            continue
+                        f.callee = None
+                        callee.stopped = None
+                        ts.frame = f = callee    # (enter() linked it to its caller)
+                        callee = None
+                        if type(stopped) is int:
+                            pc = stopped         # where it stopped: a pc, or a signal
+                        else:
+                            exc = stopped        # raised at f.pc
+                            pc = f.pc
+                        stopped = None
                         continue
                     if pc == RETURN:
                         if f.trace is not None:
@@ -186,6 +203,63 @@ def run_frame(entry, throw=None):
     finally:
         ts.frame = saved_frame
         entry.back = None   # a suspended generator must not keep its last caller alive
+
+
+# Frames pushed by a specialized call in a fused run are run by enter(), on the
+# host stack, at most this many nested: a call and its return then cost no trip
+# through run_frame's switch, and the caller's run goes on in place.
+MAX_ENTERED = 8
+
+
+def enter(caller, f):
+    """Run `f`, a frame just pushed by caller's fused run, until it returns; its value.
+
+    As run_frame's own loop would, but here (as CPython's DISPATCH_INLINED).
+    NULL when the loop must carry on instead: caller.callee is set, and
+    f.stopped is None when f was not started (too deep, traced), or where it
+    stopped (a pc, a signal: a call it made, a return to trace), or the
+    exception it raised at f.pc.  The caller's run then returns RESUME.
+
+    Its locals are a carrier's (frameview): f the frame it runs, at pc, from
+    f out to entry.
+    """
+    ts = thread_state()
+    depth = f.depth
+    if (ts.entered >= MAX_ENTERED or ts.tracer is not None
+            or depth > RECURSION_LIMIT[0] and depth > PROGRAM_LIMIT[0]()):
+        caller.callee = f
+        return NULL
+    entry = f
+    f.back = caller
+    ts.frame = f
+    ts.entered += 1
+    stack = f.stack
+    instrs = f.info.instrs
+    pc = f.pc
+    try:
+        while pc >= 0:
+            h, arg, nxt = instrs[pc]
+            pc = h(f, stack, arg, nxt)
+    except BaseException as e:
+        ts.entered -= 1
+        ts.frame = caller
+        if f.raised_at >= 0:    # raised inside a fused run: at this instruction
+            pc = f.raised_at
+            f.raised_at = -1
+        f.pc = pc
+        f.stopped = e
+        caller.callee = entry
+        return NULL
+    ts.entered -= 1
+    ts.frame = caller
+    if pc == RETURN and f.trace is None:
+        f.back = None
+        value = f.retval
+        f.retval = None
+        return value
+    f.stopped = pc
+    caller.callee = entry
+    return NULL
 
 
 def chain_context(exc, context):

@@ -82,11 +82,13 @@ _getrecursionlimit = sys.getrecursionlimit
 
 # -- late bindings (functions.py imports codeinfo, which imports the families) ----
 TRAMPOLINES = INTERCEPTS = _generic = _new_frame = _wrap = _masquerade = _call_as = None
+_enter = None
 
 
 def _bind():
-    global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap, _masquerade, _call_as
-    from quickening.interp import functions, generators
+    global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap, _masquerade, _call_as, _enter
+    from quickening.interp import functions, generators, loop
+    _enter = loop.enter
     from quickening.interp.ops import calls
     TRAMPOLINES = functions.TRAMPOLINES
     INTERCEPTS = calls.INTERCEPTS
@@ -536,7 +538,8 @@ def _make_py_exact_args(site, cache, seen):
     seen_ref = weakref.ref(seen)
     seen_version = _version_view(seen)
     size = _framesize(info.code)     # the version pins the code
-    facts_ = (seen_ref, seen_version, version, _FVS, size, _ds_state, FunctionType, Frame, info, tail)
+    facts_ = (seen_ref, seen_version, version, _FVS, size, _ds_state, FunctionType, Frame, info, tail,
+              _enter)
 
     if argcount == oparg + 1:
         # a method called as o.m(...): (function, self, args...)
@@ -605,12 +608,12 @@ def _make_py_exact_args(site, cache, seen):
 
 
 # In place in fused runs (fusion.py): the guard of the closures above, and the
-# callee's frame made from the operands as they are (no stack traffic).  The run
-# returns SWITCH to the loop, as the member does.  Facts: {c0} the weak reference to
-# the function seen, {c1} its version view, {c2} the version, {c3} every function's
-# version (by address), {c4} the callee's data-stack size, {c5} _ds_state, {c6}
-# FunctionType, {c7} Frame, {c8} the callee's CodeInfo, {c9} its locals after the
-# arguments.
+# callee's frame made from the operands as they are (no stack traffic), run right
+# there by loop.enter(); the run goes on with its value, or returns RESUME when the
+# loop must take over.  Facts: {c0} the weak reference to the function seen, {c1} its
+# version view, {c2} the version, {c3} every function's version (by address), {c4}
+# the callee's data-stack size, {c5} _ds_state, {c6} FunctionType, {c7} Frame, {c8}
+# the callee's CodeInfo, {c9} its locals after the arguments, {c10} loop.enter.
 def _exact_args_shape(oparg, with_self, free=False):
     args = ", ".join(f"{{{i}}}" for i in range(1 if with_self else 2, oparg + 2))
     locals_ = f"[{args}] + {{c9}}" if not free else f"[{args}{', ' if args else ''}*{{c9}}, *{{0}}.__closure__]"
@@ -619,11 +622,13 @@ def _exact_args_shape(oparg, with_self, free=False):
         guard="({0} is {c0}() and {c1}[0] == {c2} or type({0}) is {c6} and {c3}[id({0}) >> 2] == {c2})"
               f" and {{1}} is {'not ' if with_self else ''}NULL and f.depth < 900"
               " and {c4} < (ds := f.ds or {c5}(f))[1] - ds[0]",
-        effects=["callee = f.callee = {c7}({c8}, " + locals_ + ", {0}.__globals__, "
+        effects=["callee = {c7}({c8}, " + locals_ + ", {0}.__globals__, "
                  "{0}.__builtins__, None, f, f.depth + 1)",
                  "callee.ds = (ds[0] + {c4}, ds[1])",
                  "f.pc = {nxt}",
-                 "return SWITCH"])
+                 "{drop}{r0} = {c10}(f, callee)",
+                 "del callee",
+                 "if {r0} is NULL: {kept}return RESUME"])
 
 
 PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))

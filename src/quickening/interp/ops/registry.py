@@ -14,6 +14,8 @@ DECODERS = [None] * 256
 SWITCH = -1      # frame.callee holds the frame to enter
 RETURN = -2      # frame.retval holds the value to return to the caller
 YIELD = -3       # frame.retval holds the value to yield
+RESUME = -5      # frame.callee was entered on the host stack (loop.enter) and stopped:
+                 # carry on in it where it stopped (-4 marks a frame finished by an exception)
 
 
 def handles(*names, decode=None):
