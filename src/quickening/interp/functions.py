@@ -17,6 +17,7 @@ import sys
 import types
 
 from quickening.interp import facts, host, tracebacks
+from quickening.interp.handled import current as _handled
 from quickening.interp.codeinfo import info_for
 from quickening.interp.frame import Frame, builtins_of, thread_state as _thread_state
 from quickening.interp.ops.registry import NULL
@@ -139,11 +140,16 @@ def enter(info, globals_, values):
     fast += [NULL] * (info.free_start - nparams)
     if info.nfree:
         fast += values[nparams:]
-    frame = Frame(info, fast, globals_, builtins_of(globals_), None, None,
-                  entry_depth(_thread_state().frame))
+    back = _thread_state().frame
+    frame = Frame(info, fast, globals_, builtins_of(globals_), None, None, entry_depth(back))
     if info.is_generator_like:
         return _generator_of(frame, _getframe(1).f_code.co_flags)   # (the trampoline's)
-    return _run_frame(frame)
+    # run here while nothing unusual happens; the loop takes over where it stopped
+    outer = _handled()
+    value = _enter(back, frame)
+    if value is not NULL:
+        return value
+    return _run_frame(frame, saved_handled=outer)
 
 
 def _generator_of(frame, function_code_flags):
@@ -268,4 +274,4 @@ def new_frame(info, func, args, kwargs, depth):
 
 # bound late: loop and generators import this module
 from quickening.interp import generators as _generators  # noqa: E402
-from quickening.interp.loop import run_frame as _run_frame  # noqa: E402
+from quickening.interp.loop import enter as _enter, run_frame as _run_frame  # noqa: E402

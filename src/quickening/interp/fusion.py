@@ -163,6 +163,7 @@ class _Run:
         self.live = []         # temps assigned and not deleted
         self.entry = None      # the instruction the run starts at
         self.loops = False     # it ends jumping back to its start: a `while True:`
+        self.patient = False   # raise _NotYet at a site not specialized yet
 
     def emit(self, line, indent=0):
         self.lines.append("    " * indent + line)
@@ -480,11 +481,14 @@ def _site(run, p, last, site):
     if site.refusions >= REFUSE_LIMIT:
         _dispatch(run, p, last, members, base)      # polymorphic
         return bool(members) or base is not None
-    site.fused_in.add(run.entry)
-    if not site.attempts:
-        # not specialized yet: a form that follows any member until it is
+    if not site.attempts and site.inplace[0] is site.base_handler:
+        if run.patient:
+            raise _NotYet
+        # still not specialized: a form that follows any member until it is
+        site.fused_in.add(run.entry)
         _dispatch(run, p, last, members, base)
         return bool(members) or base is not None
+    site.fused_in.add(run.entry)
     held = site.inplace
     holds = held[0]
     shape = next((shp for handler, shp in members if handler is holds), None)
@@ -696,18 +700,47 @@ def fuse(info):
         instrs[pc] = (_lazy, pc, None)
 
 
+class _NotYet(Exception):
+    """A site of the run has not been specialized yet (fusion waits for it)."""
+
+
+# A run is made once its sites have been specialized (or have failed to): a run
+# made earlier would be made again when they are (refuse), and compiling one costs
+# about a millisecond.  A site executed for the first time has not decided yet (it
+# attempts at its 2nd execution): the entry point goes through the table up to
+# PATIENCE more times, then its run is made anyway, undecided sites in the form
+# that follows whatever they come to hold.  (Fusing at once, as the tests do,
+# does not wait.)
+PATIENCE = 3 if HOT > 1 else 0
+
+
 def _lazy(f, stack, pc, _):
     """An entry point's function is made when it first runs (many never do: handlers,
     branches not taken), and made again after a site in it changed form."""
     info = f.info
-    if not _fuse_entry(info, pc):
+    waits = info.fuse_waits
+    if waits is None:
+        waits = info.fuse_waits = {}
+    waited = waits.get(pc, 0)
+    try:
+        made = _fuse_entry(info, pc, patient=waited < PATIENCE)
+    except _NotYet:
+        made = None
+    # (the instruction runs outside the `except` clause: the host would count
+    # _NotYet as the exception being handled)
+    if made is None:
+        waits[pc] = waited + 1
+        h, arg, nxt = info.plain[pc]     # (the stub stays)
+        return h(f, stack, arg, nxt)
+    if not made:
         info.instrs[pc] = info.plain[pc]
     h, arg, nxt = info.instrs[pc]
     return h(f, stack, arg, nxt)
 
 
-def _fuse_entry(info, pc):
-    """Make (or make again) the fused function starting at instruction pc."""
+def _fuse_entry(info, pc, patient=False):
+    """Make (or make again) the fused function starting at instruction pc
+    (patient: raise _NotYet if a site in it is not specialized yet)."""
     instrs = info.instrs
     plain = info.plain
     opcodes = info.opcodes
@@ -717,6 +750,7 @@ def _fuse_entry(info, pc):
     n = len(starts)
     run = _Run(info)
     run.entry = pc
+    run.patient = patient
     count = dispatched = 0
     j = info.start_index[pc]
     ended = False

@@ -25,30 +25,43 @@ RECURSION_LIMIT = [sys.getrecursionlimit()]
 PROGRAM_LIMIT = [lambda: RECURSION_LIMIT[0]]
 
 
-def run_frame(entry, throw=None):
+def run_frame(entry, throw=None, saved_handled=NULL):
     """Run `entry` until it returns or yields; return the value.
 
     With `throw`, the exception is raised at the frame's current instruction
     first (generator.throw()).  After a yield, entry.pc >= 0 (the value is
-    returned, not kept); after a return, entry.pc == RETURN.
+    returned, not kept); after a return, entry.pc == RETURN.  An entry that
+    enter() started and stopped goes on from there (`saved_handled`: the
+    exception handled when it was started, restored when it ends).
     """
     ts = thread_state()
     saved_frame = ts.frame
-    saved_handled = handled.current()
+    if saved_handled is NULL:
+        saved_handled = handled.current()
     entry.back = saved_frame
     if entry.exc_stack:
         handled.set_handled(entry.exc_stack[-1])
     ts.frame = f = entry
     exc = throw
     pc = f.pc
-    if ts.tracer is not None:
-        tracing.on_call(ts, f)
-    if exc is not None:
-        pc = f.info.prev_start.get(pc, pc)
-        if entry.exc_stack:
-            # gen.throw(): the exception's context is what the generator is handling
-            # (_PyErr_ChainStackItem)
-            chain_context(exc, entry.exc_stack[-1])
+    stopped = f.stopped
+    if stopped is not None:
+        # started on the host stack by enter() (functions.enter): on from where it stopped
+        f.stopped = None
+        if type(stopped) is int:
+            pc = stopped
+        else:
+            exc = stopped
+        stopped = None
+    else:
+        if ts.tracer is not None:
+            tracing.on_call(ts, f)
+        if exc is not None:
+            pc = f.info.prev_start.get(pc, pc)
+            if entry.exc_stack:
+                # gen.throw(): the exception's context is what the generator is handling
+                # (_PyErr_ChainStackItem)
+                chain_context(exc, entry.exc_stack[-1])
     try:
         while True:
             if exc is None:
@@ -140,7 +153,8 @@ def run_frame(entry, throw=None):
                         continue
                     if pc == YIELD:
                         # its next activation may have another caller (_datastack.state)
-                        f.__dict__.pop("gen_ds", None)
+                        if f.gen_ds is not None:
+                            f.gen_ds = None
                     if pc == YIELD and f.trace is not None:
                         tracing.on_return(ts, f, f.retval)
                     if pc == YIELD and f is not entry:
@@ -212,13 +226,16 @@ MAX_ENTERED = 8
 
 
 def enter(caller, f):
-    """Run `f`, a frame just pushed by caller's fused run, until it returns; its value.
+    """Run `f`, a frame just pushed by `caller`, until it returns; its value.
 
-    As run_frame's own loop would, but here (as CPython's DISPATCH_INLINED).
-    NULL when the loop must carry on instead: caller.callee is set, and
+    As run_frame's own loop would, but right here, on the host stack (as
+    CPython's DISPATCH_INLINED): a specialized call in a fused run, and a call
+    from native code (functions.enter; caller is then the innermost
+    interpreted frame, or None).  NULL when the loop must carry on instead:
     f.stopped is None when f was not started (too deep, traced), or where it
     stopped (a pc, a signal: a call it made, a return to trace), or the
-    exception it raised at f.pc.  The caller's run then returns RESUME.
+    exception it raised at f.pc.  The caller then hands f to the loop
+    (caller.callee = f and RESUME, or run_frame(f)).
 
     Its locals are a carrier's (frameview): f the frame it runs, at pc, from
     f out to entry.
@@ -227,7 +244,6 @@ def enter(caller, f):
     depth = f.depth
     if (ts.entered >= MAX_ENTERED or ts.tracer is not None
             or depth > RECURSION_LIMIT[0] and depth > PROGRAM_LIMIT[0]()):
-        caller.callee = f
         return NULL
     entry = f
     f.back = caller
@@ -248,7 +264,6 @@ def enter(caller, f):
             f.raised_at = -1
         f.pc = pc
         f.stopped = e
-        caller.callee = entry
         return NULL
     ts.entered -= 1
     ts.frame = caller
@@ -258,7 +273,6 @@ def enter(caller, f):
         f.retval = None
         return value
     f.stopped = pc
-    caller.callee = entry
     return NULL
 
 

@@ -164,7 +164,7 @@ def state(f):
         else:
             # a generator's frame lives in the generator, not on the data stack: the
             # state while it runs is its caller's, kept until it yields (loop.py)
-            s = g.__dict__.get("gen_ds")
+            s = g.gen_ds
             if s is not None:
                 break
         pending.append(g)

@@ -39,7 +39,7 @@ from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, Metho
 from quickening.interp import facts, host
 from quickening.interp.frame import Frame
 from quickening.interp.fusion import Shape, SiteShape
-from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.ops.registry import NULL, RESUME, SWITCH
 from quickening.interp.quicken import Family, pack32
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
@@ -522,6 +522,17 @@ def _version_view(func):
     return facts.MEM8[address:address + 4].cast("I")
 
 
+def _entered(f, stack, callee, nxt):
+    """A handler's end after pushing `callee`: run it here (loop.enter) and push its
+    value, or hand it to the loop."""
+    value = _enter(f, callee)
+    if value is NULL:
+        f.callee = callee
+        return RESUME
+    stack.append(value)
+    return nxt
+
+
 def _make_py_exact_args(site, cache, seen):
     """CALL_PY_EXACT_ARGS for this site: the common case (an interpreted
     function, self slot as at specialization, far from the recursion limit)
@@ -555,11 +566,11 @@ def _make_py_exact_args(site, cache, seen):
                 args += tail
                 if has_free:
                     args += func.__closure__
-                callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                          f.depth + 1)
+                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                               f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
-                return SWITCH
+                return _entered(f, stack, callee, nxt)
             return py_exact_args(f, stack, site, nxt)
         kind = PY_EXACT_ARGS_SELF_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_SELF_IN_PLACE
         return kind.facts(call_py_exact_args, *facts_)
@@ -576,11 +587,11 @@ def _make_py_exact_args(site, cache, seen):
                 args += tail
                 if has_free:
                     args += func.__closure__
-                callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                          f.depth + 1)
+                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                               f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
-                return SWITCH
+                return _entered(f, stack, callee, nxt)
             return py_exact_args(f, stack, site, nxt)
         kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
         return kind.facts(call_py_exact_args, *facts_)
@@ -597,11 +608,11 @@ def _make_py_exact_args(site, cache, seen):
             args += tail
             if has_free:
                 args += func.__closure__
-            callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                      f.depth + 1)
+            callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                           f.depth + 1)
             callee.ds = (ds[0] + size, ds[1])
             f.pc = nxt
-            return SWITCH
+            return _entered(f, stack, callee, nxt)
         return py_exact_args(f, stack, site, nxt)
     kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
     return kind.facts(call_py_exact_args, *facts_)
@@ -627,8 +638,8 @@ def _exact_args_shape(oparg, with_self, free=False):
                  "callee.ds = (ds[0] + {c4}, ds[1])",
                  "f.pc = {nxt}",
                  "{drop}{r0} = {c10}(f, callee)",
-                 "del callee",
-                 "if {r0} is NULL: {kept}return RESUME"])
+                 "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
+                 "del callee"])
 
 
 PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))
@@ -665,11 +676,11 @@ def _make_bound_method_exact_args(site, cache, seen):
                 args = stack[base + 1:]
                 del stack[base:]
                 args += tail
-                callee = f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                          f.depth + 1)
+                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                               f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
-                return SWITCH
+                return _entered(f, stack, callee, nxt)
             return _bound_method_unpacked(f, stack, site, nxt)
         return _deopt(f, stack, site, nxt)
     return call_bound_method_exact_args
@@ -855,11 +866,12 @@ def _make_alloc_and_enter_init(site, tp, cache):
         return alloc_and_enter_init(f, stack, site, nxt)
     return ALLOC_AND_ENTER_INIT_IN_PLACE.facts(
         call_alloc_and_enter_init, seen_ref, seen_version, version, init_ref, code, _has_space,
-        size, _object_new, info, tail, Frame, _INIT_CLEANUP)
+        size, _object_new, info, tail, Frame, _INIT_CLEANUP, _enter)
 
 
-# In place in fused runs (fusion.py): the guards above, the new object left where
-# the class was (what the shim returns), __init__'s frame made from the operands.
+# In place in fused runs (fusion.py): the guards above, __init__'s frame made from
+# the operands and run by loop.enter(); the new object is the result (when the loop
+# takes over, it is left on the stack where the class was: what the shim returns).
 def _alloc_and_enter_init_shape(oparg):
     args = "".join(f", {{{i}}}" for i in range(2, oparg + 2))
     return Shape(
@@ -867,13 +879,16 @@ def _alloc_and_enter_init_shape(oparg):
         guard="{0} is {c0}() and {c1}[0] == {c2} and {1} is NULL and (init := {c3}()) is not None"
               " and init.__code__ is {c4} and {c5}(f, {c6})",
         effects=["obj = {c7}({0})",
-                 "stack.append(obj)",
                  "frame = {c10}({c8}, [obj" + args + "] + {c9}, init.__globals__, init.__builtins__, "
                  "None, f, f.depth + 1)",
                  "frame.inline = {c11}",
-                 "f.callee = frame",
                  "f.pc = {nxt}",
-                 "return SWITCH"])
+                 "{drop}init = NULL; {r0} = {c12}(f, frame)",
+                 "if {r0} is NULL: f.callee = frame; {kept}stack.append(obj); return RESUME",
+                 "del frame",
+                 "if {r0} is not None: {c11}.on_return(None, {r0}, f)",
+                 "{r0} = obj",
+                 "del obj"])
 
 
 ALLOC_AND_ENTER_INIT_IN_PLACE = SiteShape(_alloc_and_enter_init_shape)
