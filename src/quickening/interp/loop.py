@@ -219,32 +219,21 @@ def run_frame(entry, throw=None, saved_handled=NULL):
         entry.back = None   # a suspended generator must not keep its last caller alive
 
 
-# Frames pushed by a specialized call in a fused run are run by enter(), on the
-# host stack, at most this many nested: a call and its return then cost no trip
-# through run_frame's switch, and the caller's run goes on in place.
+# A frame pushed by a specialized instruction (or entered from native code) is
+# run right where it is pushed, on the host stack (as CPython's DISPATCH_INLINED
+# goes on in the same C loop), until it returns or yields: no trip through
+# run_frame's switch, and a fused caller goes on in place.  At most this many are
+# nested; anything unusual (a call the callee makes through the loop, an
+# exception, a trace) stops it and the loop carries on where it stopped.
 MAX_ENTERED = 8
 
 
-def enter(caller, f):
-    """Run `f`, a frame just pushed by `caller`, until it returns; its value.
+def _run_here(ts, caller, f):
+    """Run f (pushed by `caller`) until a handler returns a signal; the signal, or
+    NULL when it raised (f.stopped: the exception, f.pc: where).
 
-    As run_frame's own loop would, but right here, on the host stack (as
-    CPython's DISPATCH_INLINED): a specialized call in a fused run, and a call
-    from native code (functions.enter; caller is then the innermost
-    interpreted frame, or None).  NULL when the loop must carry on instead:
-    f.stopped is None when f was not started (too deep, traced), or where it
-    stopped (a pc, a signal: a call it made, a return to trace), or the
-    exception it raised at f.pc.  The caller then hands f to the loop
-    (caller.callee = f and RESUME, or run_frame(f)).
-
-    Its locals are a carrier's (frameview): f the frame it runs, at pc, from
-    f out to entry.
-    """
-    ts = thread_state()
-    depth = f.depth
-    if (ts.entered >= MAX_ENTERED or ts.tracer is not None
-            or depth > RECURSION_LIMIT[0] and depth > PROGRAM_LIMIT[0]()):
-        return NULL
+    Its locals are a carrier's (frameview): f the frame it runs, at pc, from f
+    out to entry."""
     entry = f
     f.back = caller
     ts.frame = f
@@ -264,16 +253,77 @@ def enter(caller, f):
             f.raised_at = -1
         f.pc = pc
         f.stopped = e
+        del e
         return NULL
     ts.entered -= 1
     ts.frame = caller
+    return pc
+
+
+def _declines(ts, f):
+    """f is not run here: too many nested already, traced, or too deep."""
+    depth = f.depth
+    return (ts.entered >= MAX_ENTERED or ts.tracer is not None
+            or depth > RECURSION_LIMIT[0] and depth > PROGRAM_LIMIT[0]())
+
+
+def enter(caller, f):
+    """Run `f`, a function's frame just pushed by `caller`, until it returns; its value.
+
+    For a specialized call in a fused run or a handler, and for a call from
+    native code (functions.enter; caller is then the innermost interpreted
+    frame, or None).  NULL when the loop must carry on instead: f.stopped is
+    None when f was not started, else where it stopped (a pc, a signal) or
+    the exception it raised at f.pc.  The caller then hands f to the loop
+    (caller.callee = f and RESUME, or run_frame(f)).
+    """
+    ts = thread_state()
+    if _declines(ts, f):
+        return NULL
+    pc = _run_here(ts, caller, f)
     if pc == RETURN and f.trace is None:
         f.back = None
         value = f.retval
         f.retval = None
         return value
-    f.stopped = pc
+    if pc is not NULL:
+        f.stopped = pc
     return NULL
+
+
+def enter_and_push(caller, stack, f, nxt):
+    """A handler's end after pushing the frame f: run it here and push its value
+    (the handler returns this), or hand f to the loop."""
+    value = enter(caller, f)
+    if value is NULL:
+        caller.callee = f
+        return RESUME
+    stack.append(value)
+    return nxt
+
+
+def enter_inline(caller, f):
+    """Run `f`, a frame pushed with an `inline` hook (a generator's, by FOR_ITER_GEN
+    and SEND_GEN), until it yields or returns; the hook says where caller resumes
+    (the handler returns this), or RESUME when the loop must carry on."""
+    ts = thread_state()
+    if not _declines(ts, f):
+        pc = _run_here(ts, caller, f)
+        if pc == YIELD and f.trace is None:
+            f.gen_ds = None     # (its next activation may have another caller)
+            f.back = None
+            value = f.retval
+            f.retval = None
+            return f.inline.on_yield(f, value, caller)
+        if pc == RETURN and f.trace is None:
+            f.back = None
+            value = f.retval
+            f.retval = None
+            return f.inline.on_return(f, value, caller)
+        if pc is not NULL:
+            f.stopped = pc
+    caller.callee = f
+    return RESUME
 
 
 def chain_context(exc, context):

@@ -20,11 +20,10 @@
 import types
 import weakref
 
-from quickening.interp import facts, functions, host
+from quickening.interp import facts, functions, host, loop as _loop
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
-from quickening.interp.ops.registry import SWITCH
 from quickening.interp.fusion import GENERIC, Shape
 from quickening.interp.quicken import Family
 
@@ -205,8 +204,7 @@ def binary_subscr_getitem(f, stack, site, nxt):
                 callee.func = func
             else:
                 callee = functions.new_frame(info, func, (container, sub), None, f.depth + 1)
-            f.callee = callee
-            return SWITCH
+            return _loop.enter_and_push(f, stack, callee, nxt)
     return _deopt(f, stack, site, nxt)
 
 

@@ -39,7 +39,7 @@ from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, Metho
 from quickening.interp import facts, host
 from quickening.interp.frame import Frame
 from quickening.interp.fusion import Shape, SiteShape
-from quickening.interp.ops.registry import NULL, RESUME, SWITCH
+from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
@@ -82,13 +82,14 @@ _getrecursionlimit = sys.getrecursionlimit
 
 # -- late bindings (functions.py imports codeinfo, which imports the families) ----
 TRAMPOLINES = INTERCEPTS = _generic = _new_frame = _wrap = _masquerade = _call_as = None
-_enter = None
+_enter = _enter_and_push = None
 
 
 def _bind():
     global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap, _masquerade, _call_as, _enter
+    global _enter_and_push
     from quickening.interp import functions, generators, loop
-    _enter = loop.enter
+    _enter, _enter_and_push = loop.enter, loop.enter_and_push
     from quickening.interp.ops import calls
     TRAMPOLINES = functions.TRAMPOLINES
     INTERCEPTS = calls.INTERCEPTS
@@ -522,17 +523,6 @@ def _version_view(func):
     return facts.MEM8[address:address + 4].cast("I")
 
 
-def _entered(f, stack, callee, nxt):
-    """A handler's end after pushing `callee`: run it here (loop.enter) and push its
-    value, or hand it to the loop."""
-    value = _enter(f, callee)
-    if value is NULL:
-        f.callee = callee
-        return RESUME
-    stack.append(value)
-    return nxt
-
-
 def _make_py_exact_args(site, cache, seen):
     """CALL_PY_EXACT_ARGS for this site: the common case (an interpreted
     function, self slot as at specialization, far from the recursion limit)
@@ -570,7 +560,7 @@ def _make_py_exact_args(site, cache, seen):
                                f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
-                return _entered(f, stack, callee, nxt)
+                return _enter_and_push(f, stack, callee, nxt)
             return py_exact_args(f, stack, site, nxt)
         kind = PY_EXACT_ARGS_SELF_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_SELF_IN_PLACE
         return kind.facts(call_py_exact_args, *facts_)
@@ -591,7 +581,7 @@ def _make_py_exact_args(site, cache, seen):
                                f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
-                return _entered(f, stack, callee, nxt)
+                return _enter_and_push(f, stack, callee, nxt)
             return py_exact_args(f, stack, site, nxt)
         kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
         return kind.facts(call_py_exact_args, *facts_)
@@ -612,7 +602,7 @@ def _make_py_exact_args(site, cache, seen):
                            f.depth + 1)
             callee.ds = (ds[0] + size, ds[1])
             f.pc = nxt
-            return _entered(f, stack, callee, nxt)
+            return _enter_and_push(f, stack, callee, nxt)
         return py_exact_args(f, stack, site, nxt)
     kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
     return kind.facts(call_py_exact_args, *facts_)
@@ -680,7 +670,7 @@ def _make_bound_method_exact_args(site, cache, seen):
                                f.depth + 1)
                 callee.ds = (ds[0] + size, ds[1])
                 f.pc = nxt
-                return _entered(f, stack, callee, nxt)
+                return _enter_and_push(f, stack, callee, nxt)
             return _bound_method_unpacked(f, stack, site, nxt)
         return _deopt(f, stack, site, nxt)
     return call_bound_method_exact_args

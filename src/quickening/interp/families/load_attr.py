@@ -31,11 +31,11 @@ The method-call form (oparg & 1) pushes (method, self) when CPython does
 from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperType,
                    ModuleType, MemberDescriptorType, ClassMethodDescriptorType)
 
-from quickening.interp import facts
+from quickening.interp import facts, loop as _loop
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.fusion import Shape, SiteShape
-from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
 
 FAMILY = Family("LOAD_ATTR", [
@@ -749,10 +749,10 @@ def _make_property(site, tv, t, fv, fget, info):
                 and _datastack.has_space(f, size)):
             del stack[-1]
             if info is not None:
-                f.callee = Frame(info, _frame_args(info, fget, [owner]), fget.__globals__,
-                                 fget.__builtins__, None, f, f.depth + 1)
+                callee = Frame(info, _frame_args(info, fget, [owner]), fget.__globals__,
+                               fget.__builtins__, None, f, f.depth + 1)
                 f.pc = nxt
-                return SWITCH
+                return _loop.enter_and_push(f, stack, callee, nxt)
             f.pc = nxt
             stack.append(fget(owner))
             return nxt
@@ -772,11 +772,11 @@ def _make_getattribute(site, tv, t, fv, getattribute, info, name):
                 and _datastack.has_space(f, size)):
             del stack[-1]
             if info is not None:
-                f.callee = Frame(info, _frame_args(info, getattribute, [owner, name]),
-                                 getattribute.__globals__, getattribute.__builtins__, None, f,
-                                 f.depth + 1)
+                callee = Frame(info, _frame_args(info, getattribute, [owner, name]),
+                               getattribute.__globals__, getattribute.__builtins__, None, f,
+                               f.depth + 1)
                 f.pc = nxt
-                return SWITCH
+                return _loop.enter_and_push(f, stack, callee, nxt)
             f.pc = nxt
             stack.append(getattribute(owner, name))
             return nxt
