@@ -117,6 +117,10 @@ class SiteShape:
 # generic instructions executed in place: opcode -> shape(oparg, arg) (None: dispatch)
 GENERIC = {}
 
+# Names that templates may use as if bound: name -> the line binding it, run once
+# when the fused function starts (what stays the same for a frame: see load_global)
+PROLOGUES = {}
+
 
 def _binary_op_shape(oparg, arg):
     sym = host.BINARY_OP_SYMBOLS[oparg]
@@ -562,12 +566,15 @@ def _branch(run, keyword, condition, shape, ops, names, outs, prologue=()):
 def _for_iter(run, pc, site):
     """FOR_ITER in place: step the iterator on top of the stack, or leave the loop.
 
-    Generic: next() of whatever iterator.  A site: its sequence members (the
-    iterator's exact type as guard), anything else through the table."""
+    Generic: next() of whatever iterator.  A site holding one of its sequence
+    members: that member's guard (the iterator's exact type) and step (the run
+    is made again when the site changes form, as for _site); one not decided
+    yet or polymorphic: the same for whichever member it holds; a site whose
+    specialization failed counts down and steps in place; anything else goes
+    through the table."""
     run.flush()
     run.release()
     at = run.at(pc)
-    members = site.family.inline_members(site.oparg) if site is not None else ()
     exit_pc = run.param(site.arg if site is not None else run.info.plain[pc][1])
     value = run.new_temp()
     if site is None:
@@ -577,11 +584,25 @@ def _for_iter(run, pc, site):
         run.emit(f"return {exit_pc}", 1)
         run.push(value)
         return
+    members = site.family.inline_members(site.oparg)
     it = run.temp("stack[-1]")
-    run.emit(f"h = _instrs[{at}][0]")
-    tests = " or ".join(f"(h is {run.param(m)} and type({it}) is {run.param(m.iterates)})"
-                        for m in members)
-    run.emit(f"if {tests}:")
+    held = site.inplace[0]
+    fixed = site.refusions < REFUSE_LIMIT and (
+        held in members or (held is site.base_handler and site.attempts))
+    if fixed:
+        site.fused_in.add(run.entry)
+        if held in members:
+            test = f"type({it}) is {run.param(held.iterates)}"
+        else:    # failed: the base instruction, counting down
+            cells, ci = run.param(site.cells), run.param(site.ci)
+            test = f"(c := {cells}[{ci}]) >= 16"
+    else:
+        run.emit(f"h = _instrs[{at}][0]")
+        test = " or ".join(f"(h is {run.param(m)} and type({it}) is {run.param(m.iterates)})"
+                           for m in members)
+    run.emit(f"if {test}:")
+    if fixed and held not in members:
+        run.emit(f"{cells}[{ci}] = c - 16", 1)
     run.emit(f"{value} = next({it}, NULL)", 1)
     run.emit(f"if {value} is NULL:", 1)
     run.emit("del stack[-1]", 2)
@@ -594,10 +615,13 @@ def _for_iter(run, pc, site):
 
 def _build(run, instrs):
     params = "f, stack, arg, nxt, _instrs"
+    text = "\n".join(run.lines)
+    prologue = [line for name, line in PROLOGUES.items() if re.search(rf"\b{name}\b", text)]
     if run.loops:
-        body = "        while True:\n" + "\n".join("            " + line for line in run.lines)
+        body = "\n".join("        " + line for line in prologue + ["while True:"])
+        body += "\n" + "\n".join("            " + line for line in run.lines)
     else:
-        body = "\n".join("        " + line for line in run.lines)
+        body = "\n".join("        " + line for line in prologue + run.lines)
     source = (f"def fused({params}):\n"
               f"    at = arg\n"
               f"    try:\n{body}\n"

@@ -302,30 +302,6 @@ def enter_and_push(caller, stack, f, nxt):
     return nxt
 
 
-def enter_inline(caller, f):
-    """Run `f`, a frame pushed with an `inline` hook (a generator's, by FOR_ITER_GEN
-    and SEND_GEN), until it yields or returns; the hook says where caller resumes
-    (the handler returns this), or RESUME when the loop must carry on."""
-    ts = thread_state()
-    if not _declines(ts, f):
-        pc = _run_here(ts, caller, f)
-        if pc == YIELD and f.trace is None:
-            f.gen_ds = None     # (its next activation may have another caller)
-            f.back = None
-            value = f.retval
-            f.retval = None
-            return f.inline.on_yield(f, value, caller)
-        if pc == RETURN and f.trace is None:
-            f.back = None
-            value = f.retval
-            f.retval = None
-            return f.inline.on_return(f, value, caller)
-        if pc is not NULL:
-            f.stopped = pc
-    caller.callee = f
-    return RESUME
-
-
 def chain_context(exc, context):
     """Set exc.__context__ as raising exc while `context` is handled would (_PyErr_SetObject)."""
     if context is None or context is exc:

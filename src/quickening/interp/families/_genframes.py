@@ -4,13 +4,16 @@ CPython's FOR_ITER_GEN and SEND_GEN push the generator's own frame onto the
 frame stack of the current evaluation loop: a yield resumes the caller just
 after the instruction with the value pushed, a return resumes it at the
 instruction's exit.  Here the same: FOR_ITER_GEN and SEND_GEN push the frame
-of an interpreted generator and run it right there (loop.enter_inline; the
-caller's loop takes over when anything unusual happens): the value sent is
-pushed on the generator's stack (unless the frame has not started: its
-RETURN_GENERATOR pushes the None itself), the generator is marked running,
-the exception it was handling becomes the handled one, and the frame gets an
-`inline` object (below) that tells where the caller resumes (Frame.inline:
-on_yield, on_return, on_unwind) and restores the caller's handled exception.
+of an interpreted generator in the caller's loop (registry.SWITCH): the value
+sent is pushed on the generator's stack (unless the frame has not started:
+its RETURN_GENERATOR pushes the None itself), the generator is marked
+running, the exception it was handling becomes the handled one, and the
+frame gets an `inline` object (below) that tells the loop where the caller
+resumes (Frame.inline: on_yield, on_return, on_unwind) and restores the
+caller's handled exception.  (Unlike a call's frame, it is not run on the
+host stack (loop.enter): along a chain of `yield from`, each value would
+cross every level through a handler and a mini-loop, slower than the loop's
+own switch, measured on bench/ generators and coroutines.)
 
 An interpreted generator is a native *driver* generator (or coroutine)
 delegating to an InterpGenerator whose frame runs here (generators.py).  The
@@ -28,8 +31,8 @@ frame instead (generators.py).
 
 import types
 
-from quickening.interp import facts, generators, handled, loop as _loop
-from quickening.interp.ops.registry import RETURN
+from quickening.interp import facts, generators, handled
+from quickening.interp.ops.registry import RETURN, SWITCH
 
 GeneratorType = types.GeneratorType
 CoroutineType = types.CoroutineType
@@ -174,5 +177,6 @@ def push(f, site, inner, sent, inline_class, nxt):
         frame.inline = inline_class(site.arg, saved)
     if frame.exc_stack:
         _set_handled(frame.exc_stack[-1])
+    f.callee = frame
     f.pc = nxt
-    return _loop.enter_inline(f, frame)
+    return SWITCH

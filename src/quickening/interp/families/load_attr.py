@@ -28,6 +28,7 @@ The method-call form (oparg & 1) pushes (method, self) when CPython does
 (attribute, NULL) otherwise.
 """
 
+import weakref
 from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperType,
                    ModuleType, MemberDescriptorType, ClassMethodDescriptorType)
 
@@ -521,7 +522,7 @@ def u32_view(addr):
 # NULL slot; {c0}.. are the member's facts, as named where it is made
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
+    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
           "({r0} := getattr({0}, {c5}, NULL)) is not NULL"))
 
 
@@ -588,7 +589,8 @@ def _make_instance_value(site, tv, t, index):
                 cells[site.ci] = counter - 16
                 stack[-1] = getattr(owner, name)
                 return nxt
-        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, tid, tview, tv, M8, valid, name)
+        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, weakref.ref(t), tview, tv, M8,
+                                      valid, name)
     else:
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
@@ -643,7 +645,7 @@ def _make_with_hint(site, tv, t, hint):
 # fused runs: the type guard, getattr's default for the empty slot
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard="id(type({0})) == {c0} and {c1}[0] == {c2} and "
+    guard="type({0}) is {c0}() and {c1}[0] == {c2} and "
           "({r0} := getattr({0}, {c3}, NULL)) is not NULL"))
 
 
@@ -667,7 +669,7 @@ def _make_slot(site, tv, t, offset, cheap):
                     return nxt
             site.misses += 1
             return load_attr(f, stack, site, nxt)
-        return SLOT_IN_PLACE.facts(load_attr_slot, tid, tview, tv, name)
+        return SLOT_IN_PLACE.facts(load_attr_slot, weakref.ref(t), tview, tv, name)
 
     def load_attr_slot(f, stack, site, nxt):
         owner = stack[-1]
@@ -723,12 +725,12 @@ def _make_class(site, tv, cls, descr):
             return nxt
         site.misses += 1
         return load_attr(f, stack, site, nxt)
-    return CLASS_IN_PLACE.facts(load_attr_class, tid, tview, tv, name)
+    return CLASS_IN_PLACE.facts(load_attr_class, weakref.ref(cls), tview, tv, name)
 
 
 CLASS_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["getattr({0}, {c3})", "NULL"] if oparg & 1 else ["getattr({0}, {c3})"], consts=None,
-    guard="type({0}) is type and id({0}) == {c0} and {c1}[0] == {c2}"))
+    guard="{0} is {c0}() and {c1}[0] == {c2}"))
 
 
 def _frame_args(info, fn, args):
@@ -787,7 +789,7 @@ def _make_getattribute(site, tv, t, fv, getattribute, info, name):
 
 METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{c7}", "{0}"], consts=None,
-    guard="id(type({0})) == {c0} and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
+    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
           "{c5}[0] == {c6}"))
 
 
@@ -819,8 +821,8 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
         stack[-1], self_ = load_method(owner, name)
         stack.append(self_)
         return nxt
-    return METHOD_WITH_VALUES_IN_PLACE.facts(load_attr_method_with_values,
-                                             tid, tview, tv, M8, valid, kview, kv, descr)
+    return METHOD_WITH_VALUES_IN_PLACE.facts(load_attr_method_with_values, weakref.ref(t),
+                                             tview, tv, M8, valid, kview, kv, descr)
 
 
 def _make_method_no_dict(site, tv, t, descr):

@@ -28,7 +28,7 @@ global or builtin str key has no other effect.
 import ctypes
 
 from quickening.interp import facts
-from quickening.interp.fusion import Shape, SiteShape
+from quickening.interp.fusion import PROLOGUES, Shape, SiteShape
 from quickening.interp.ops import locals_ops
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
@@ -188,15 +188,19 @@ def _builtin(name, push_null, globals_version, builtins_version):
                                   globals_version, name, builtins_version)
 
 
-# in place in fused runs (fusion.py): the same guards and lookup.  The globals' keys
-# version, as the members check it ({c0}..{c4}: MEM32, MEM64, offsets, version)
-_GLOBALS_GUARD = ("type(f.globals) is dict and "
-                  "{c0}[({c1}[(id(f.globals) + {c2}) >> 3] + {c3}) >> 2] == {c4}")
+# in place in fused runs (fusion.py): the same guards and lookup.  A frame's globals
+# and builtins never change, so a fused function finds where their keys are
+# referenced once, when it starts (PROLOGUES: fgk / fbk, 0 for a mapping that is not
+# an exact dict), and each site reads the keys version from there ({c0}..{c4}: MEM32,
+# MEM64, offsets, version)
+PROLOGUES["fgk"] = f"fgk = (id(fg) + {_DICT_KEYS}) >> 3 if type(fg := f.globals) is dict else 0"
+PROLOGUES["fbk"] = f"fbk = (id(fb) + {_DICT_KEYS}) >> 3 if type(fb := f.builtins) is dict else 0"
+_GLOBALS_GUARD = "fgk and {c0}[({c1}[fgk] + {c3}) >> 2] == {c4}"
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD + " and ({r0} := f.globals.get({c5}, NULL)) is not NULL"))
+    guard=_GLOBALS_GUARD + " and ({r0} := fg.get({c5}, NULL)) is not NULL"))
 BUILTIN_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD + " and type(f.builtins) is dict and {c0}[({c1}[(id(f.builtins) + {c2}) >> 3]"
-          " + {c3}) >> 2] == {c6} and ({r0} := f.builtins.get({c5}, NULL)) is not NULL"))
+    guard=_GLOBALS_GUARD + " and fbk and {c0}[({c1}[fbk] + {c3}) >> 2] == {c6}"
+          " and ({r0} := fb.get({c5}, NULL)) is not NULL"))
 FAMILY.inline_members = lambda oparg: (MODULE_IN_PLACE, BUILTIN_IN_PLACE)

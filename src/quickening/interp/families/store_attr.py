@@ -15,6 +15,7 @@ Guards (bytecodes.c):
   SLOT            type version
 """
 
+import weakref
 from types import ModuleType
 
 from quickening.interp import facts
@@ -119,14 +120,14 @@ def _make_instance_value(site, tv, t, index):
         del stack[-1]
         setattr(owner, name, stack.pop())
         return nxt
-    return INSTANCE_VALUE_IN_PLACE.facts(store_attr_instance_value,
-                                         tid, tview, tv, M64, MANAGED_DICT_OFFSET, M8, valid, name)
+    return INSTANCE_VALUE_IN_PLACE.facts(store_attr_instance_value, weakref.ref(t),
+                                         tview, tv, M64, MANAGED_DICT_OFFSET, M8, valid, name)
 
 
 # in place in fused runs (fusion.py): the same guard and store
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["setattr({1}, {c7}, {0})"], consts=None,
-    guard="id(type({1})) == {c0} and {c1}[0] == {c2} and "
+    guard="type({1}) is {c0}() and {c1}[0] == {c2} and "
           "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa + {c6}]"))
 FAMILY.base_shape = lambda oparg, name: Shape(2, effects=["setattr({1}, {arg}, {0})"])
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
@@ -161,9 +162,9 @@ def _make_slot(site, tv, t):
             return nxt
         site.misses += 1
         return store_attr(f, stack, site, nxt)
-    return SLOT_IN_PLACE.facts(store_attr_slot, tid, tview, tv, name)
+    return SLOT_IN_PLACE.facts(store_attr_slot, weakref.ref(t), tview, tv, name)
 
 
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["setattr({1}, {c3}, {0})"], consts=None,
-    guard="id(type({1})) == {c0} and {c1}[0] == {c2}"))
+    guard="type({1}) is {c0}() and {c1}[0] == {c2}"))
