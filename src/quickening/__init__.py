@@ -6,7 +6,13 @@ used entry points are re-exported here lazily (importing the package stays
 cheap for the lens, which must also load on CPython 3.11 and 3.12).
 """
 
+import sys as _sys
+
 __version__ = "0.1.0"
+
+# what was imported before quickening itself: `quickening run` lets a program's own
+# module shadow any other one, as it would natively (commands/run.py)
+STARTUP_MODULES = frozenset(_sys.modules)
 
 _API_NAMES = ("run_path", "run_module", "run_code", "call", "Interpreter")
 

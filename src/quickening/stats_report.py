@@ -25,6 +25,11 @@ the program ran; the other fields always.
 import json
 import linecache
 
+# (imported with this module, before the program runs: a program's own module of
+# the same name, a rich.py next to it, must not stand in for them afterwards)
+from rich.console import Console
+from rich.table import Table
+
 
 def _sites():
     from quickening.interp.codeinfo import _INFOS
@@ -88,8 +93,6 @@ def report(options):
             json.dump(data, fh, indent=2)
     if not options.get("--stats"):
         return
-    from rich.console import Console
-    from rich.table import Table
     console = Console(stderr=True)
     if not console.is_terminal:
         console = Console(stderr=True, width=150)

@@ -84,6 +84,28 @@ def test_run_stats_json_lists_sites(program, tmp_path):
     assert "escapes" in out.stderr
 
 
+def test_run_stats_with_modules_named_like_the_reports(tmp_path):
+    """A program whose directory has its own json.py and rich.py (imported by the
+    program, as natively) still gets its statistics: the report's modules are
+    not looked up after the program ran."""
+    prog = tmp_path / "prog"
+    prog.mkdir()
+    (prog / "json.py").write_text("MINE = True\n")
+    (prog / "rich.py").write_text("MINE = True\n")
+    (prog / "main.py").write_text("import json, rich\nprint(json.MINE)\n" + PROGRAM)
+    report = tmp_path / "stats.json"
+    # (run from elsewhere: `python -m` would put the program's directory first for
+    # quickening's own imports too)
+    out = _quickening("run", "--stats", "--stats-json", str(report), str(prog / "main.py"),
+                      cwd=tmp_path)
+    native = subprocess.run([PYTHON, str(prog / "main.py")], cwd=tmp_path, capture_output=True,
+                            text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == native.stdout
+    assert json.loads(report.read_text())["schema"] == "quickening-stats/2"
+    assert "executed sites" in out.stderr
+
+
 def test_no_specialize_leaves_sites_generic(program):
     plain = _quickening("dis", "--function", "add", str(program), cwd=program.parent)
     generic = _quickening("dis", "--no-specialize", "--function", "add", str(program), cwd=program.parent)

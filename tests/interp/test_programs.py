@@ -26,6 +26,24 @@ def test_stdin_is_the_programs(tmp_path):
     assert_same_program(str(script), stdin="abc\ndef\n")
 
 
+def test_programs_own_modules_shadow_the_standard_ones(tmp_path):
+    """Modules next to the program named like standard ones (some the interpreter
+    itself imports: ast, copy, token, inspect) are the program's, as natively."""
+    prog = tmp_path / "prog"
+    (prog / "inspect").mkdir(parents=True)
+    (prog / "inspect" / "__init__.py").write_text("WHO = 'mine: inspect'\n")
+    for name in ("ast", "copy", "token", "json"):
+        (prog / f"{name}.py").write_text(f"WHO = 'mine: {name}'\n")
+    script = prog / "main.py"
+    script.write_text("import ast, copy, token, json, inspect, re\n"
+                      "print(ast.WHO, copy.WHO, token.WHO, json.WHO, inspect.WHO)\n"
+                      "print(re.sub('a', 'b', 'aaa'))\n")
+    nat = run_program([PYTHON, str(script)], cwd=tmp_path)
+    interp = run_program([PYTHON, "-m", "quickening", "run", str(script)], cwd=tmp_path)
+    assert nat.returncode == 0, nat.stderr
+    assert (interp.stdout, interp.stderr, interp.returncode) == (nat.stdout, nat.stderr, nat.returncode)
+
+
 def test_dash_c_and_dash_m(tmp_path):
     pkg = tmp_path / "pkg"
     pkg.mkdir()

@@ -65,6 +65,10 @@ def execute(target, options):
         program_dir = os.getcwd()
         sys.path[0:1] = [program_dir if target.kind == "module" else ""]
 
+    if options.get("--stats") or options.get("--stats-json"):
+        # the report's modules are imported now: the program may shadow their names
+        from quickening import stats_report  # noqa: F401
+    _unshadow(program_dir)
     escapes.enable()
     finder = importer.install([program_dir], options.get("--interpret", []),
                               bool(options.get("--interpret-all")))
@@ -112,6 +116,35 @@ def execute(target, options):
     return status
 
 
+def _unshadow(program_dir):
+    """Forget the modules quickening imported for itself whose names the program's
+    own modules take (a token.py, a logging.py next to it): natively, its import
+    finds its file; quickening keeps the ones it holds."""
+    import quickening
+    try:
+        entries = set(os.listdir(program_dir or "."))
+    except OSError:
+        return
+    for name in list(sys.modules):
+        if "." in name or name in quickening.STARTUP_MODULES or name.startswith("quickening"):
+            continue
+        if f"{name}.py" in entries or name in entries and os.path.isfile(
+                os.path.join(program_dir or ".", name, "__init__.py")):
+            for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+                _SHADOWED[key] = sys.modules.pop(key)
+
+
+_SHADOWED = {}   # module name -> quickening's module the program's own shadows
+
+
+def _ours():
+    """Put quickening's modules back in sys.modules (for the report, once the program
+    ran: they import their own submodules lazily); the program's, to restore after."""
+    theirs = {name: sys.modules.get(name) for name in _SHADOWED}
+    sys.modules.update(_SHADOWED)
+    return theirs
+
+
 def _print_syntax_error(exc):
     import traceback
     sys.stderr.write("".join(traceback.format_exception_only(exc)))
@@ -133,4 +166,12 @@ def _report(options):
         return
     _reported = True
     from quickening.stats_report import report
-    report(options)
+    theirs = _ours()
+    try:
+        report(options)
+    finally:
+        for name, module in theirs.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module

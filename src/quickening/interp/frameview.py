@@ -158,11 +158,11 @@ _CARRIERS = set()
 def _carrier_codes():
     """ids of the codes of host frames that run (or act for) interpreted frames,
     with locals f (the innermost), entry and pc: run_frame, generators.on_behalf,
-    loop._run_here (loop.enter's)."""
+    loop.enter."""
     if not _CARRIERS:
         from quickening.interp.generators import on_behalf
-        from quickening.interp.loop import _run_here
-        _CARRIERS.update((id(_run_frame_code()), id(on_behalf.__code__), id(_run_here.__code__)))
+        from quickening.interp.loop import enter
+        _CARRIERS.update((id(_run_frame_code()), id(on_behalf.__code__), id(enter.__code__)))
     return _CARRIERS
 
 

@@ -14,7 +14,7 @@ that this loop turns into a frame switch.
 import sys
 
 from quickening.interp import handled, tracebacks, tracing
-from quickening.interp.frame import thread_state
+from quickening.interp.frame import _LOCAL, thread_state
 from quickening.interp.ops.registry import NULL, RESUME, RETURN, SWITCH, YIELD
 
 # The recursion limit interpreted frames are held to (their depth counts the
@@ -219,21 +219,38 @@ def run_frame(entry, throw=None, saved_handled=NULL):
         entry.back = None   # a suspended generator must not keep its last caller alive
 
 
-# A frame pushed by a specialized instruction (or entered from native code) is
-# run right where it is pushed, on the host stack (as CPython's DISPATCH_INLINED
-# goes on in the same C loop), until it returns or yields: no trip through
+# A function's frame pushed by a specialized instruction (or entered from native
+# code) is run right where it is pushed, on the host stack (as CPython's
+# DISPATCH_INLINED goes on in the same C loop), until it returns: no trip through
 # run_frame's switch, and a fused caller goes on in place.  At most this many are
 # nested; anything unusual (a call the callee makes through the loop, an
 # exception, a trace) stops it and the loop carries on where it stopped.
+# (Generator frames go through the loop: see _genframes.py.)
 MAX_ENTERED = 8
 
 
-def _run_here(ts, caller, f):
-    """Run f (pushed by `caller`) until a handler returns a signal; the signal, or
-    NULL when it raised (f.stopped: the exception, f.pc: where).
+def enter(caller, f):
+    """Run `f`, a function's frame just pushed by `caller`, until it returns; its value.
+
+    For a specialized call in a fused run or a handler, and for a call from
+    native code (functions.enter; caller is then the innermost interpreted
+    frame, or None).  NULL when the loop must carry on instead: f.stopped is
+    None when f was not started (too many nested, traced, too deep), else
+    where it stopped (a pc, a signal) or the exception it raised at f.pc.
+    The caller then hands f to the loop (caller.callee = f and RESUME, or
+    run_frame(f)).
 
     Its locals are a carrier's (frameview): f the frame it runs, at pc, from f
-    out to entry."""
+    out to entry.
+    """
+    try:
+        ts = _LOCAL.state
+    except AttributeError:
+        ts = thread_state()
+    depth = f.depth
+    if (ts.entered >= MAX_ENTERED or ts.tracer is not None
+            or depth > RECURSION_LIMIT[0] and depth > PROGRAM_LIMIT[0]()):
+        return NULL
     entry = f
     f.back = caller
     ts.frame = f
@@ -253,41 +270,15 @@ def _run_here(ts, caller, f):
             f.raised_at = -1
         f.pc = pc
         f.stopped = e
-        del e
         return NULL
     ts.entered -= 1
     ts.frame = caller
-    return pc
-
-
-def _declines(ts, f):
-    """f is not run here: too many nested already, traced, or too deep."""
-    depth = f.depth
-    return (ts.entered >= MAX_ENTERED or ts.tracer is not None
-            or depth > RECURSION_LIMIT[0] and depth > PROGRAM_LIMIT[0]())
-
-
-def enter(caller, f):
-    """Run `f`, a function's frame just pushed by `caller`, until it returns; its value.
-
-    For a specialized call in a fused run or a handler, and for a call from
-    native code (functions.enter; caller is then the innermost interpreted
-    frame, or None).  NULL when the loop must carry on instead: f.stopped is
-    None when f was not started, else where it stopped (a pc, a signal) or
-    the exception it raised at f.pc.  The caller then hands f to the loop
-    (caller.callee = f and RESUME, or run_frame(f)).
-    """
-    ts = thread_state()
-    if _declines(ts, f):
-        return NULL
-    pc = _run_here(ts, caller, f)
     if pc == RETURN and f.trace is None:
         f.back = None
         value = f.retval
         f.retval = None
         return value
-    if pc is not NULL:
-        f.stopped = pc
+    f.stopped = pc
     return NULL
 
 
