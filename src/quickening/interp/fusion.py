@@ -163,6 +163,7 @@ class _Run:
         self.lines = []
         self.pending = []      # values pushed by the run, not yet on the list (names)
         self.params = []       # default arguments, in order
+        self.constants = {}    # their names -> values
         self.ntemps = 0
         self.live = []         # temps assigned and not deleted
         self.entry = None      # the instruction the run starts at
@@ -202,6 +203,7 @@ class _Run:
         code, a member's fact ...): globals cost nothing per call, defaults would."""
         name = f"p{len(self.params)}"
         self.params.append(value)
+        self.constants[name] = value
         return name
 
     def push(self, name):
@@ -259,7 +261,7 @@ def _simple(run, op, oparg, arg):
     if op == LOAD_FAST:
         run.push(run.load(oparg))
     elif op == LOAD_CONST:
-        run.push(run.const(arg))
+        run.push(_literal(arg) or run.const(arg))
     elif op == STORE_FAST:
         run.store(oparg, run.pop())
     elif op == LOAD_FAST_LOAD_FAST:
@@ -328,6 +330,32 @@ def _terminate(run, op, arg, nxt):
         run.flush()
         run.emit(f"f.retval = {run.const(arg)}")
         run.emit("return RETURN")
+
+
+def _literal(value):
+    """Source text for a constant that is the same object written as a literal (None,
+    True, False), else None.  (Not ints: `x is 1` draws a SyntaxWarning.)"""
+    if value is None or value is True or value is False:
+        return repr(value)
+    return None
+
+
+_BOUNDS = re.compile(r"(-?\d+) (<=?) (-?\d+) (<=?) (-?\d+)")
+
+
+def _fold(condition, ops, run):
+    """A guard with what is known of constant operands worked out (an int constant
+    is an int, and within the bounds it is within), so it is not tested each time."""
+    for op in ops:
+        value = run.constants.get(op)
+        if type(value) is int:
+            condition = condition.replace(f"type({op}) is int", "True")
+            condition = re.sub(rf"\b{op}\b(?= <)|(?<=< ){op}\b", repr(value), condition)
+    condition = _BOUNDS.sub(
+        lambda m: repr(eval(m.group(0), {"__builtins__": {}})), condition)  # (numbers only)
+    while "True and " in condition:
+        condition = condition.replace("True and ", "")
+    return condition.replace(" and True", "")
 
 
 def _fill(template, ops, names):
@@ -548,7 +576,7 @@ def _put(run, names, indent=0):
 
 def _branch(run, keyword, condition, shape, ops, names, outs, prologue=()):
     """`if condition:` (or elif) running shape's effects and assigning its results to outs."""
-    run.emit(f"{keyword} {condition}:")
+    run.emit(f"{keyword} {_fold(condition, ops, run)}:")
     for line in prologue:
         run.emit(line, 1)
     for effect in shape.effects:
