@@ -502,7 +502,11 @@ def _otherwise(run, pc, at, last, kept, ops, outs):
 # site not specialized yet is made in the form that follows whatever it holds
 # (_dispatch) until it is; a site that keeps changing (polymorphic:
 # REFUSE_LIMIT changes) is made in that form for good.
-REFUSE_LIMIT = 2
+REFUSE_LIMIT = 1
+# A site that has attempted to specialize more times than this (failures backing
+# off, re-specializations: whether or not fused runs held it) keeps changing:
+# polymorphic too.  (Each change of a fixed form costs compiling its runs again.)
+UNSTABLE_ATTEMPTS = 1
 
 
 def _site(run, p, last, site):
@@ -510,7 +514,7 @@ def _site(run, p, last, site):
     base = site.family.base_shape
     base = base(site.oparg, site.arg) if base is not None else None
     members = _members(run.info, p)
-    if site.refusions >= REFUSE_LIMIT:
+    if site.refusions >= REFUSE_LIMIT or site.attempts > UNSTABLE_ATTEMPTS:
         _dispatch(run, p, last, members, base)      # polymorphic
         return bool(members) or base is not None
     if not site.attempts and site.inplace[0] is site.base_handler:
@@ -615,7 +619,7 @@ def _for_iter(run, pc, site):
     members = site.family.inline_members(site.oparg)
     it = run.temp("stack[-1]")
     held = site.inplace[0]
-    fixed = site.refusions < REFUSE_LIMIT and (
+    fixed = site.refusions < REFUSE_LIMIT and site.attempts <= UNSTABLE_ATTEMPTS and (
         held in members or (held is site.base_handler and site.attempts))
     if fixed:
         site.fused_in.add(run.entry)
@@ -765,6 +769,13 @@ class _NotYet(Exception):
 # does not wait.)
 PATIENCE = 3 if HOT > 1 else 0
 
+# An entry point's run is made once the entry point itself has been reached this
+# many times (after its code object got hot): compiling one costs about as much as
+# running its instructions through the table a thousand times, and many entry
+# points of a hot code object are reached only a few times.  (Fusing at once does
+# not wait.)
+ENTRY_WARMUP = int(os.environ.get("QUICKENING_ENTRY_WARMUP", 32)) if HOT > 1 else 0
+
 
 def _lazy(f, stack, pc, _):
     """An entry point's function is made when it first runs (many never do: handlers,
@@ -774,10 +785,13 @@ def _lazy(f, stack, pc, _):
     if waits is None:
         waits = info.fuse_waits = {}
     waited = waits.get(pc, 0)
-    try:
-        made = _fuse_entry(info, pc, patient=waited < PATIENCE)
-    except _NotYet:
+    if waited < ENTRY_WARMUP:
         made = None
+    else:
+        try:
+            made = _fuse_entry(info, pc, patient=waited < ENTRY_WARMUP + PATIENCE)
+        except _NotYet:
+            made = None
     # (the instruction runs outside the `except` clause: the host would count
     # _NotYet as the exception being handled)
     if made is None:
