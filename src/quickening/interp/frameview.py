@@ -109,7 +109,8 @@ class FrameView:
         # an entry frame: its caller is whoever called into the interpreter
         host = loop.f_back
         carriers = _carrier_codes()
-        while host is not None:
+        bottom = program_bottom()
+        while host is not None and host is not bottom:
             if id(host.f_code) in carriers:
                 return view_of(_host_locals(host)["f"])
             if not is_internal(host.f_code):
@@ -206,13 +207,22 @@ def _host_kind(code):
     return kind
 
 
+def program_bottom():
+    """The host frame `quickening run` runs the program on (the launcher's frames,
+    a console script's or runpy's, lie beyond it: the program's outermost frame
+    has no f_back, as under `python`), or None."""
+    from quickening.interp import functions
+    return functions.PROGRAM_BOTTOM
+
+
 def _logical_stack(host):
     """The frames a program sees, from host frame `host` outwards: (frame, lasti) for
     each interpreted frame (the instruction it is at), (native frame, None) for
     each native one; the interpreter's own frames are left out."""
     fused = None     # (frame, instruction) of the fused run above the next carrier
     kinds = _host_kinds
-    while host is not None:
+    bottom = program_bottom()
+    while host is not None and host is not bottom:
         code = host.f_code
         cached = kinds.get(id(code))
         kind = cached[1] if cached is not None and cached[0] is code else _host_kind(code)

@@ -33,9 +33,10 @@ def _run_frame_code():
 
 def _walk(host):
     """Frames from host outwards: native frames, and views of interpreted ones."""
-    from quickening.interp.frameview import _carrier_codes, view_of
+    from quickening.interp.frameview import _carrier_codes, program_bottom, view_of
     carriers = _carrier_codes()
-    while host is not None:
+    bottom = program_bottom()
+    while host is not None and host is not bottom:
         code = host.f_code
         if id(code) in carriers:
             f_locals = _host_locals(host)   # (the frame type's own getter: frameview)
