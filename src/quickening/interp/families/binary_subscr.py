@@ -204,6 +204,7 @@ def binary_subscr_getitem(f, stack, site, nxt):
                 callee.func = func
             else:
                 callee = functions.new_frame(info, func, (container, sub), None, f.depth + 1)
+            container = sub = None     # (the callee's frame holds them, as CPython's does)
             return _loop.enter_and_push(f, stack, callee, nxt)
     return _deopt(f, stack, site, nxt)
 

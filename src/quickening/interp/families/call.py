@@ -39,7 +39,7 @@ from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, Metho
 from quickening.interp import facts, host
 from quickening.interp.frame import Frame
 from quickening.interp.fusion import Shape, SiteShape
-from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.ops.registry import NULL, RESUME, SWITCH
 from quickening.interp.quicken import Family, pack32
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
@@ -468,7 +468,7 @@ def _enter_other(f, stack, func, info, args, nxt):
     if info.is_generator_like:
         stack.append(_wrap(frame))
         return nxt
-    f.callee = frame
+    f.callee = frame     # (through the loop: this handler's `args` must not outlive the call)
     return SWITCH
 
 
@@ -498,10 +498,10 @@ def py_exact_args(f, stack, site, nxt):
                 args += tail
                 if has_free:
                     args += func.__closure__
-                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                 f.depth + 1)
                 f.pc = nxt
-                return SWITCH
+                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                               f.depth + 1)
+                return _enter_and_push(f, stack, callee, nxt)
         elif argcount == oparg + 1 and (f.depth < 900 or not _deep(f)) and _room(f, func):
             args = stack[base + 1:]
             del stack[base:]
@@ -510,10 +510,10 @@ def py_exact_args(f, stack, site, nxt):
             args += tail
             if has_free:
                 args += func.__closure__
-            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                             f.depth + 1)
             f.pc = nxt
-            return SWITCH
+            callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                           f.depth + 1)
+            return _enter_and_push(f, stack, callee, nxt)
     return _deopt(f, stack, site, nxt)
 
 
@@ -692,10 +692,10 @@ def _bound_method_unpacked(f, stack, site, nxt):
         args += tail
         if has_free:
             args += func.__closure__
-        f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                         f.depth + 1)
         f.pc = nxt
-        return SWITCH
+        callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                       f.depth + 1)
+        return _enter_and_push(f, stack, callee, nxt)
     return _deopt(f, stack, site, nxt)
 
 
@@ -738,10 +738,10 @@ def _make_py_general(site, cache, seen, simple, nargs):
                 del stack[base:]
                 args += defaults[len(defaults) - need:]
                 args += tail
-                f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                                 f.depth + 1)
                 f.pc = nxt
-                return SWITCH
+                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                               f.depth + 1)
+                return _enter_and_push(f, stack, callee, nxt)
         return py_general(f, stack, site, nxt)
     return call_py_general
 
@@ -799,6 +799,17 @@ class _InitCleanup:
 
 
 _INIT_CLEANUP = _InitCleanup()
+
+
+def _enter_init(f, frame):
+    """A handler's end after pushing __init__'s frame (the new object already on
+    the stack): run it here (loop.enter) and check what it returned, or hand it
+    to the loop."""
+    value = _enter(f, frame)
+    if value is NULL:
+        f.callee = frame
+        return RESUME
+    return _INIT_CLEANUP.on_return(frame, value, f)
 _datastack.SHIMS.add(id(_INIT_CLEANUP))
 
 
@@ -850,9 +861,8 @@ def _make_alloc_and_enter_init(site, tp, cache):
                 frame = Frame(info, args, init.__globals__, init.__builtins__, None, f,
                               f.depth + 1)
                 frame.inline = _INIT_CLEANUP
-                f.callee = frame
                 f.pc = nxt
-                return SWITCH
+                return _enter_init(f, frame)
         return alloc_and_enter_init(f, stack, site, nxt)
     return ALLOC_AND_ENTER_INIT_IN_PLACE.facts(
         call_alloc_and_enter_init, seen_ref, seen_version, version, init_ref, code, _has_space,
@@ -919,8 +929,7 @@ def alloc_and_enter_init(f, stack, site, nxt):
                 frame = Frame(cache[4], args, init.__globals__, init.__builtins__, None, f,
                               f.depth + 1)
                 frame.inline = _INIT_CLEANUP
-                f.callee = frame
-                return SWITCH
+                return _enter_init(f, frame)
     return _deopt(f, stack, site, nxt)
 
 

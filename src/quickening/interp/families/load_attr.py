@@ -754,6 +754,7 @@ def _make_property(site, tv, t, fv, fget, info):
                 callee = Frame(info, _frame_args(info, fget, [owner]), fget.__globals__,
                                fget.__builtins__, None, f, f.depth + 1)
                 f.pc = nxt
+                owner = None     # (the callee's frame holds it, as CPython's does)
                 return _loop.enter_and_push(f, stack, callee, nxt)
             f.pc = nxt
             stack.append(fget(owner))
@@ -778,6 +779,7 @@ def _make_getattribute(site, tv, t, fv, getattribute, info, name):
                                getattribute.__globals__, getattribute.__builtins__, None, f,
                                f.depth + 1)
                 f.pc = nxt
+                owner = None
                 return _loop.enter_and_push(f, stack, callee, nxt)
             f.pc = nxt
             stack.append(getattribute(owner, name))
