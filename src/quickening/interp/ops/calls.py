@@ -8,7 +8,7 @@ are answered from the interpreted frame (see runtime.py).
 
 from types import FunctionType, MethodType
 
-from quickening.interp import facts, functions, loop as _loop
+from quickening.interp import facts, functions
 from quickening.interp.frame import Frame
 from quickening.interp.ops.registry import NULL, SWITCH, handles, star_iterable, tp_name
 
@@ -71,11 +71,9 @@ def call(f, stack, arg, nxt):
             args += info.exact_call_tail
             if info.nfree:
                 args += func.__closure__
-            callee = Frame(info, args, func.__globals__, func.__builtins__, None, f, f.depth + 1)
+            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f, f.depth + 1)
             f.pc = nxt
-            # run here, as CPython's generic CALL enters a Python function's frame
-            # (`args` is the callee's own list: nothing outlives the call by this)
-            return _loop.enter_and_push(f, stack, callee, nxt)
+            return SWITCH
     return call_object(f, stack, func, args, None, nxt)
 
 
