@@ -50,9 +50,11 @@ def test_written_program(seed):
 # program to a small one; they are compared the same way and stay here as
 # regression tests.
 FOUND = {
-    # writer seed 90109 (fused at once; default mode too): a generator rebound in a
-    # loop after an exception was caught in the frame is finalized (its `yield
-    # from` delegate closed) only after the frame returned, not when it returns
+    # writer seed 90109: a generator rebound in a loop after an exception was caught
+    # in the frame was finalized (its `yield from` delegate closed) only at the next
+    # garbage collection, not when the frame returned: the GeneratorExit of the first
+    # one's close stayed in the locals of host frames it propagated through
+    # (run_frame's `throw`, generators._throw ...), a cycle through its traceback
     "generator_outlives_frame_after_caught_exception": """\
     class It:
         def __init__(self, n): self.n = n
@@ -378,12 +380,7 @@ FOUND = {
 # Found differences that need a design change in the interpreter, not a fix in
 # one handler.  Each runs as a strict expected failure: it must still differ,
 # and the day it matches it fails, so it gets moved back into FOUND's plain runs.
-KNOWN_DIFFERENCES = {
-    "generator_outlives_frame_after_caught_exception":
-        "probably: the first generator's finalization (in STORE_FAST) materializes host frame objects "
-        "whose f_back chain reaches the handler's host frame, and a traceback kept from that "
-        "finalization holds the chain: the frame's locals outlive its return",
-}
+KNOWN_DIFFERENCES = {}
 
 
 @pytest.mark.parametrize("name", [

@@ -89,6 +89,7 @@ class InterpGenerator:
         try:
             result = run_frame(frame, exc)
         except BaseException:
+            exc = value = None     # (see _exc_scope)
             if frame.pc < 0:
                 # finished with an exception: as CPython clears the frame, the
                 # generator no longer holds its locals and stack (nor its frame
@@ -118,7 +119,8 @@ class InterpGenerator:
         what the frame's handlers set and clear is not the caller's.  A native
         caller reaching us through the driver's throw()/close() has pushed none:
         run inside a native generator, whose exception state stands in for it."""
-        scope = _exc_scope(self._resume, value, exc)
+        scope = _exc_scope(self._resume, [value, exc])
+        exc = None   # (see _exc_scope)
         try:
             scope.send(None)
         except StopIteration as done:
@@ -126,7 +128,10 @@ class InterpGenerator:
         else:
             raise SystemError("exception scope yielded")
         if stop is not None:
-            raise stop
+            try:
+                raise stop
+            finally:
+                stop = None
         return result
 
     def send(self, value):
@@ -149,45 +154,49 @@ class InterpGenerator:
 
     def _throw(self, exc, args=None, close_on_genexit=True):
         """Throw into the frame, first into the sub-iterator it is delegating to (as CPython)."""
-        yf = self._yield_from()
-        if yf is not None:
-            if isinstance(exc, GeneratorExit) and close_on_genexit:
-                self.running = True
-                try:
+        try:
+            yf = self._yield_from()
+            if yf is not None:
+                if isinstance(exc, GeneratorExit) and close_on_genexit:
+                    self.running = True
                     try:
-                        close = getattr(yf, "close", None)
-                    except Exception as err:
-                        # CPython reports a failing lookup as unraisable and goes on
-                        write_unraisable(err, yf)
-                        close = None
-                    if close is not None:
-                        close()   # (CPython links no frame here, unlike for throw)
-                except BaseException as err:
+                        try:
+                            close = getattr(yf, "close", None)
+                        except Exception as err:
+                            # CPython reports a failing lookup as unraisable and goes on
+                            write_unraisable(err, yf)
+                            close = None
+                        if close is not None:
+                            close()   # (CPython links no frame here, unlike for throw)
+                    except BaseException as err:
+                        self.running = False
+                        return self._resume_scoped(None, err)
                     self.running = False
-                    return self._resume_scoped(None, err)
-                self.running = False
-                return self._resume_scoped(None, exc)
-            meth = getattr(yf, "throw", None)
-            if meth is not None:
-                self.running = True
-                try:
-                    if type(yf) in (types.GeneratorType, types.CoroutineType):
-                        # the frame is the caller of the one thrown into (_gen_throw)
-                        result = on_behalf(self.frame, meth, exc)
-                    elif args is None:
-                        result = meth(exc)
-                    else:
-                        # as _gen_throw: the arguments throw() was given, up to the first absent one
-                        result = meth(*args)
-                except StopIteration as stop:
+                    return self._resume_scoped(None, exc)
+                meth = getattr(yf, "throw", None)
+                if meth is not None:
+                    self.running = True
+                    try:
+                        if type(yf) in (types.GeneratorType, types.CoroutineType):
+                            # the frame is the caller of the one thrown into (_gen_throw)
+                            result = on_behalf(self.frame, meth, exc)
+                        elif args is None:
+                            result = meth(exc)
+                        else:
+                            # as _gen_throw: the arguments throw() was given, up to the first absent one
+                            result = meth(*args)
+                    except StopIteration as stop:
+                        self.running = False
+                        return self._finish_yield_from(stop.value)
+                    except BaseException as err:
+                        self.running = False
+                        return self._resume_scoped(None, err)
                     self.running = False
-                    return self._finish_yield_from(stop.value)
-                except BaseException as err:
-                    self.running = False
-                    return self._resume_scoped(None, err)
-                self.running = False
-                return result
-        return self._resume_scoped(None, exc)
+                    return result
+            return self._resume_scoped(None, exc)
+        except BaseException:
+            exc = args = None     # (see _exc_scope)
+            raise
 
     def _finish_yield_from(self, value):
         """The sub-iterator finished with value: the yield from / await expression is done."""
@@ -214,11 +223,20 @@ class InterpGenerator:
         raise RuntimeError(f"{self._kind} ignored GeneratorExit")
 
 
-def _exc_scope(call, *args):
+def _exc_scope(call, args):
+    # An exception passed on as an argument must not stay in the locals of a frame
+    # it then propagates through: the traceback keeps that frame's locals, and the
+    # exception would hold itself in a cycle, outliving (with whatever the frames
+    # hold) the moment CPython frees it.  So `args` is a list emptied here.
+    value, exc = args
+    args.clear()
     try:
-        return call(*args), None
+        return call(value, exc), None
     except StopIteration as stop:   # a generator must not let it out (PEP 479)
         return None, stop
+    except BaseException:
+        value = exc = None
+        raise
     yield  # noqa: unreachable (makes this a generator: see _resume_scoped)
 
 

@@ -34,10 +34,14 @@ _set_raised.argtypes = [ctypes.py_object]
 _set_raised.restype = None
 
 
-def raise_unchanged(exc):
-    """Raise exc as it is: a `raise` statement would rewrite its __context__
-    from the handled exception; setting the raised exception directly does not
-    (ctypes then reports the pending exception to the caller)."""
-    _incref(exc)  # PyErr_SetRaisedException steals a reference
-    _set_raised(exc)
+def raise_unchanged(box):
+    """Raise the exception in `box` (a one-item list, emptied) as it is: a `raise`
+    statement would rewrite its __context__ from the handled exception; setting
+    the raised exception directly does not (ctypes then reports the pending
+    exception to the caller).  (In a list, and the caller's own variable cleared
+    first: a frame the exception propagates through must not hold it, or its
+    traceback, keeping that frame's locals, makes a cycle that outlives the
+    moment CPython frees the exception and what the frames hold.)"""
+    _incref(box[0])  # PyErr_SetRaisedException steals a reference
+    _set_raised(box.pop())
     raise SystemError("PyErr_SetRaisedException did not raise")

@@ -43,6 +43,7 @@ def run_frame(entry, throw=None, saved_handled=NULL):
         handled.set_handled(entry.exc_stack[-1])
     ts.frame = f = entry
     exc = throw
+    throw = None    # (only `exc` holds it: see handled.raise_unchanged)
     pc = f.pc
     stopped = f.stopped
     if stopped is not None:
@@ -207,7 +208,9 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                 f.pc = -4
                 if handled.current() is not saved_handled:
                     handled.set_handled(saved_handled)
-                handled.raise_unchanged(exc)
+                box = [exc]
+                exc = None
+                handled.raise_unchanged(box)
             back = f.back
             f.back = None
             if f.inline is not None:

@@ -13,7 +13,7 @@ def raise_varargs(f, stack, arg, nxt):
         # a bare `raise` re-raises without a new traceback entry for this frame,
         # and (like CPython's RERAISE) leaves the exception's __context__ alone
         f.no_tb = True
-        handled.raise_unchanged(exc)
+        handled.raise_unchanged([exc])
     if arg == 1:
         exc = stack.pop()
         raise exc
@@ -28,7 +28,7 @@ def reraise(f, stack, arg, nxt):
     if arg:
         f.entry_lasti = stack[-arg]
     f.no_tb = True
-    handled.raise_unchanged(exc)  # a re-raise does not set __context__
+    handled.raise_unchanged([exc])  # a re-raise does not set __context__
 
 
 @handles("PUSH_EXC_INFO")
