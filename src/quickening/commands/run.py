@@ -12,6 +12,7 @@ options:
   --stats-json FILE     write the statistics as JSON
 """
 
+import contextlib
 import os
 import signal
 import sys
@@ -121,15 +122,16 @@ def _unshadow(program_dir):
     own modules take (a token.py, a logging.py next to it): natively, its import
     finds its file; quickening keeps the ones it holds."""
     import quickening
+    directory = program_dir or "."
     try:
-        entries = set(os.listdir(program_dir or "."))
+        entries = set(os.listdir(directory))
     except OSError:
         return
     for name in list(sys.modules):
         if "." in name or name in quickening.STARTUP_MODULES or name.startswith("quickening"):
             continue
         if f"{name}.py" in entries or name in entries and os.path.isfile(
-                os.path.join(program_dir or ".", name, "__init__.py")):
+                os.path.join(directory, name, "__init__.py")):
             for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
                 _SHADOWED[key] = sys.modules.pop(key)
 
@@ -137,12 +139,20 @@ def _unshadow(program_dir):
 _SHADOWED = {}   # module name -> quickening's module the program's own shadows
 
 
-def _ours():
-    """Put quickening's modules back in sys.modules (for the report, once the program
-    ran: they import their own submodules lazily); the program's, to restore after."""
+@contextlib.contextmanager
+def _our_modules():
+    """quickening's modules back in sys.modules meanwhile (for the report, once the
+    program ran: they import their own submodules lazily); the program's after."""
     theirs = {name: sys.modules.get(name) for name in _SHADOWED}
     sys.modules.update(_SHADOWED)
-    return theirs
+    try:
+        yield
+    finally:
+        for name, module in theirs.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
 
 
 def _print_syntax_error(exc):
@@ -166,12 +176,5 @@ def _report(options):
         return
     _reported = True
     from quickening.stats_report import report
-    theirs = _ours()
-    try:
+    with _our_modules():
         report(options)
-    finally:
-        for name, module in theirs.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module

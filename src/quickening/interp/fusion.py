@@ -447,7 +447,7 @@ def _fact_count(shape):
     return max((int(n) + 1 for n in re.findall(r"\{c(\d+)\}", text)), default=0)
 
 
-def _member_names(run, pc, shape, facts, outs, kept, ops=()):
+def _member_names(run, pc, shape, facts, outs, kept, ops):
     """(names, prologue) for a member's shape at pc: {c0}.. its facts (expressions),
     {r0}.. the temps of its results, {nxt}; {kept}: statements putting the values kept
     below its operands on the stack (for a member that may go back to the loop: one
@@ -500,13 +500,15 @@ def _otherwise(run, pc, at, last, kept, ops, outs):
 # miss, then the table.  When the site changes form, quicken.install() calls
 # refuse(), and the runs holding the site are made again when they next run.  A
 # site not specialized yet is made in the form that follows whatever it holds
-# (_dispatch) until it is; a site that keeps changing (polymorphic:
-# REFUSE_LIMIT changes) is made in that form for good.
-REFUSE_LIMIT = 1
-# A site that has attempted to specialize more times than this (failures backing
-# off, re-specializations: whether or not fused runs held it) keeps changing:
-# polymorphic too.  (Each change of a fixed form costs compiling its runs again.)
+# (_dispatch) until it is; so is, for good, a site that keeps changing: one that
+# has attempted to specialize more than UNSTABLE_ATTEMPTS times (failures backing
+# off, re-specializations), whether or not fused runs held it then.  (Each change
+# of a fixed form costs compiling its runs again.)
 UNSTABLE_ATTEMPTS = 1
+
+
+def _keeps_changing(site):
+    return site.attempts > UNSTABLE_ATTEMPTS
 
 
 def _site(run, p, last, site):
@@ -514,7 +516,7 @@ def _site(run, p, last, site):
     base = site.family.base_shape
     base = base(site.oparg, site.arg) if base is not None else None
     members = _members(run.info, p)
-    if site.refusions >= REFUSE_LIMIT or site.attempts > UNSTABLE_ATTEMPTS:
+    if _keeps_changing(site):
         _dispatch(run, p, last, members, base)      # polymorphic
         return bool(members) or base is not None
     if not site.attempts and site.inplace[0] is site.base_handler:
@@ -553,8 +555,6 @@ def _site(run, p, last, site):
 
 def refuse(site):
     """The site changed form: make the runs holding it again (quicken.install)."""
-    if site.attempts > 1:     # (its first specialization is not a change of mind)
-        site.refusions += 1
     instrs = site.info.instrs
     entries, site.fused_in = site.fused_in, set()
     for entry in entries:
@@ -619,7 +619,7 @@ def _for_iter(run, pc, site):
     members = site.family.inline_members(site.oparg)
     it = run.temp("stack[-1]")
     held = site.inplace[0]
-    fixed = site.refusions < REFUSE_LIMIT and site.attempts <= UNSTABLE_ATTEMPTS and (
+    fixed = not _keeps_changing(site) and (
         held in members or (held is site.base_handler and site.attempts))
     if fixed:
         site.fused_in.add(run.entry)

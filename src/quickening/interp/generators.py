@@ -119,7 +119,7 @@ class InterpGenerator:
         what the frame's handlers set and clear is not the caller's.  A native
         caller reaching us through the driver's throw()/close() has pushed none:
         run inside a native generator, whose exception state stands in for it."""
-        scope = _exc_scope(self._resume, [value, exc])
+        scope = _exc_scope(self._resume, value, exc)
         exc = None   # (see _exc_scope)
         try:
             scope.send(None)
@@ -223,13 +223,11 @@ class InterpGenerator:
         raise RuntimeError(f"{self._kind} ignored GeneratorExit")
 
 
-def _exc_scope(call, args):
+def _exc_scope(call, value, exc):
     # An exception passed on as an argument must not stay in the locals of a frame
     # it then propagates through: the traceback keeps that frame's locals, and the
     # exception would hold itself in a cycle, outliving (with whatever the frames
-    # hold) the moment CPython frees it.  So `args` is a list emptied here.
-    value, exc = args
-    args.clear()
+    # hold) the moment CPython frees it.  So each such frame lets go of it first.
     try:
         return call(value, exc), None
     except StopIteration as stop:   # a generator must not let it out (PEP 479)

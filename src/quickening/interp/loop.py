@@ -247,7 +247,7 @@ def enter(caller, f):
     out to entry.
     """
     try:
-        ts = _LOCAL.state
+        ts = _LOCAL.state       # (thread_state(), without a call: once per call entered)
     except AttributeError:
         ts = thread_state()
     depth = f.depth
@@ -286,14 +286,18 @@ def enter(caller, f):
 
 
 def enter_and_push(caller, stack, f, nxt):
-    """A handler's end after pushing the frame f: run it here and push its value
-    (the handler returns this), or hand f to the loop."""
+    """A handler's end after pushing the frame f: run it here and end it as the
+    loop's return does (its value pushed, or its `inline` hook says where the
+    caller resumes: the handler returns this), or hand f to the loop."""
     value = enter(caller, f)
     if value is NULL:
         caller.callee = f
         return RESUME
-    stack.append(value)
-    return nxt
+    inline = f.inline
+    if inline is None:
+        stack.append(value)
+        return nxt
+    return inline.on_return(f, value, caller)
 
 
 def chain_context(exc, context):

@@ -105,7 +105,7 @@ class Site:
     """One instruction of a family in one code object."""
 
     __slots__ = ("info", "pc", "nxt", "cells", "ci", "base", "base_handler", "arg", "oparg",
-                 "family", "cache", "inplace", "refusions", "fused_in",
+                 "family", "cache", "inplace", "fused_in",
                  # statistics (cheap ones always; executions and types only with --stats)
                  "misses", "attempts", "successes", "failures", "respecializations",
                  "executions", "specialized_executions", "types", "deopts", "__weakref__")
@@ -123,7 +123,6 @@ class Site:
         self.oparg = oparg
         self.cache = None                # Python objects the specialized form keeps
         self.inplace = _COUNTED          # (set by install)
-        self.refusions = 0               # times fused runs were made again for it (fusion.py)
         self.fused_in = set()            # entry points of the fused runs made for its form
         self.misses = 0
         self.attempts = 0

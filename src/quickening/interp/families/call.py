@@ -39,7 +39,7 @@ from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, Metho
 from quickening.interp import facts, host
 from quickening.interp.frame import Frame
 from quickening.interp.fusion import Shape, SiteShape
-from quickening.interp.ops.registry import NULL, RESUME, SWITCH
+from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
@@ -799,17 +799,6 @@ class _InitCleanup:
 
 
 _INIT_CLEANUP = _InitCleanup()
-
-
-def _enter_init(f, frame):
-    """A handler's end after pushing __init__'s frame (the new object already on
-    the stack): run it here (loop.enter) and check what it returned, or hand it
-    to the loop."""
-    value = _enter(f, frame)
-    if value is NULL:
-        f.callee = frame
-        return RESUME
-    return _INIT_CLEANUP.on_return(frame, value, f)
 _datastack.SHIMS.add(id(_INIT_CLEANUP))
 
 
@@ -862,7 +851,7 @@ def _make_alloc_and_enter_init(site, tp, cache):
                               f.depth + 1)
                 frame.inline = _INIT_CLEANUP
                 f.pc = nxt
-                return _enter_init(f, frame)
+                return _enter_and_push(f, stack, frame, nxt)
         return alloc_and_enter_init(f, stack, site, nxt)
     return ALLOC_AND_ENTER_INIT_IN_PLACE.facts(
         call_alloc_and_enter_init, seen_ref, seen_version, version, init_ref, code, _has_space,
@@ -929,7 +918,7 @@ def alloc_and_enter_init(f, stack, site, nxt):
                 frame = Frame(cache[4], args, init.__globals__, init.__builtins__, None, f,
                               f.depth + 1)
                 frame.inline = _INIT_CLEANUP
-                return _enter_init(f, frame)
+                return _enter_and_push(f, stack, frame, nxt)
     return _deopt(f, stack, site, nxt)
 
 

@@ -508,6 +508,8 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
 # live type), and a small view with a small index reads much faster than the
 # whole-memory view with an address.  The view is only read once the owner's
 # type is known to be the object at that address, so never read when it died.
+# (The forms run in place in fused runs test `type(owner) is tref()` instead, a
+# weak reference to the type: the same answer, without id()'s new int.)
 def type_guard(t):
     """(id, view of tp_version_tag) of a type, for the members' guards."""
     a = id(t) + TV
