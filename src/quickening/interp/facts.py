@@ -265,6 +265,12 @@ def assign_function_version(fn):
 
 
 # -- C calling conventions: ml_flags of builtin functions and method descriptors ---
+def cfunction_def(fn):
+    """PyCFunctionObject->m_ml, the address of its PyMethodDef (fn must be a builtin
+    function): one per C function, shared by all the bound methods made of it."""
+    return MEM64[(id(fn) + CFUNC_ML) >> 3]
+
+
 def cfunction_flags(fn):
     """PyCFunctionObject->m_ml->ml_flags (fn must be a builtin function)."""
     return MEM32[(MEM64[(id(fn) + CFUNC_ML) >> 3] + ML_FLAGS) >> 2]

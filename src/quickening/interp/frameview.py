@@ -122,7 +122,7 @@ class FrameView:
     def f_trace(self):
         frame = self._frame
         trace = frame.trace
-        return trace if trace is not None else frame.__dict__.get("trace_pending")
+        return trace if trace is not None else frame.trace_pending
 
     @f_trace.setter
     def f_trace(self, fn):
@@ -132,7 +132,7 @@ class FrameView:
         from quickening.interp.frame import thread_state
         if fn is None or thread_state().tracer is not None:
             frame.trace = fn
-            frame.__dict__.pop("trace_pending", None)
+            frame.trace_pending = None
         else:
             frame.trace = None
             frame.trace_pending = fn
@@ -386,7 +386,7 @@ def live_frame(obj):
     ref = LIVE.get(id(obj))
     if ref is not None:
         frame = ref()
-        if frame is not None and frame.__dict__.get("standin") is obj:
+        if frame is not None and frame.standin is obj:
             return frame
     return None
 

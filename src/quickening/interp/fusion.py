@@ -306,10 +306,11 @@ def _terminate(run, op, arg, nxt):
     if op in _JUMPS and arg == run.entry:
         # a loop whose body is this run: round again in place (the values of this
         # turn let go, as the stack lets them go; a frame being traced now goes
-        # back to the loop, which traces it)
+        # back to the loop, which traces it; so does a run made again because a
+        # site of it changed form meanwhile, in another activation of the code)
         run.flush()
         run.release()
-        run.emit("if f.trace is not None:")
+        run.emit(f"if f.trace is not None or _instrs[{arg}][0] is not _me:")
         run.emit(f"return {arg}", 1)
         run.loops = True
     elif op in _JUMPS:
@@ -353,6 +354,7 @@ def _fold(condition, ops, run):
             condition = re.sub(rf"\b{op}\b(?= <)|(?<=< ){op}\b", repr(value), condition)
     condition = _BOUNDS.sub(
         lambda m: repr(eval(m.group(0), {"__builtins__": {}})), condition)  # (numbers only)
+    condition = condition.replace("NULL is NULL", "True")
     while "True and " in condition:
         condition = condition.replace("True and ", "")
     return condition.replace(" and True", "")
@@ -386,7 +388,8 @@ def _dispatch(run, pc, last, members=(), base=None):
     that handler and its guard passes.  `base`: the shape of the family's base
     operation; while the site's counter has not run out, a miss of one of
     these members and the base instruction itself run in place too (counting
-    down as the base instruction does)."""
+    down as the base instruction does; site.misses is for statistics, which
+    run every site through the table: quicken.install)."""
     in_place = bool(members) or base is not None
     if not in_place:
         run.flush()
@@ -417,7 +420,7 @@ def _dispatch(run, pc, last, members=(), base=None):
             if members:
                 held = " or ".join(f"h is {run.param(handler)}" for handler, _ in members)
                 _branch(run, "elif", f"({held}) and (c := {cells}[{ci}]) >= 16", base, ops, names,
-                        outs, prologue=(f"{site}.misses += 1", f"{cells}[{ci}] = c - 16"))
+                        outs, prologue=(f"{cells}[{ci}] = c - 16",))
             _branch(run, keyword if not members else "elif",
                     f"h is {run.param(site_obj.base_handler)} and (c := {cells}[{ci}]) >= 16",
                     base, ops, names, outs, prologue=(f"{cells}[{ci}] = c - 16",))
@@ -543,9 +546,8 @@ def _site(run, p, last, site):
                                         ops)
         _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
         if base is not None:
-            site_name = run.param(site)
             _branch(run, "elif", f"(c := {cells}[{ci}]) >= 16", base, ops, base_names, outs,
-                    prologue=(f"{site_name}.misses += 1", f"{cells}[{ci}] = c - 16"))
+                    prologue=(f"{cells}[{ci}] = c - 16",))
     else:
         _branch(run, "if", f"(c := {cells}[{ci}]) >= 16", base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
@@ -645,10 +647,18 @@ def _for_iter(run, pc, site):
     run.push(value)
 
 
+def _uses(name, patterns={}):
+    """A compiled pattern finding the name as a word (one per name)."""
+    pattern = patterns.get(name)
+    if pattern is None:
+        pattern = patterns[name] = re.compile(rf"\b{name}\b")
+    return pattern
+
+
 def _build(run, instrs):
     params = "f, stack, arg, nxt, _instrs"
     text = "\n".join(run.lines)
-    prologue = [line for name, line in PROLOGUES.items() if re.search(rf"\b{name}\b", text)]
+    prologue = [line for name, line in PROLOGUES.items() if _uses(name).search(text)]
     if run.loops:
         body = "\n".join("        " + line for line in prologue + ["while True:"])
         body += "\n" + "\n".join("            " + line for line in run.lines)
@@ -668,7 +678,8 @@ def _build(run, instrs):
         code = _TEMPLATES[source] = ns["fused"].__code__
     namespace = dict(_NAMESPACE)
     namespace.update((f"p{i}", v) for i, v in enumerate(run.params))
-    return FunctionType(code, namespace, "fused", (instrs,))
+    fn = namespace["_me"] = FunctionType(code, namespace, "fused", (instrs,))
+    return fn
 
 
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function

@@ -96,15 +96,13 @@ class InterpGenerator:
                 # object, which keeps what it had for the traceback holding it)
                 frame.stack.clear()
                 frame.exc_stack = None
-                if "standin" in frame.__dict__:
-                    del frame.standin
+                frame.standin = None
             raise
         finally:
             self.running = False
         if frame.pc == RETURN:
             frame.stack.clear()
-            if "standin" in frame.__dict__:
-                del frame.standin
+            frame.standin = None
             if result is None:
                 raise StopIteration
             raise StopIteration(result)

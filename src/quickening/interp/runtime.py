@@ -14,9 +14,9 @@ import inspect
 import sys
 import types
 
-from quickening.interp import host
+from quickening.interp import facts, host
 from quickening.interp.frame import Frame, builtins_of
-from quickening.interp.ops.calls import INTERCEPTS
+from quickening.interp.ops.calls import INTERCEPTED_DEFS, INTERCEPTS
 from quickening.interp.ops.registry import NULL
 
 
@@ -24,6 +24,8 @@ def intercept(*targets):
     def register(fn):
         for target in targets:
             INTERCEPTS[id(target)] = fn
+            if type(target) is types.BuiltinFunctionType:
+                INTERCEPTED_DEFS.add(facts.cfunction_def(target))
         return fn
     return register
 
@@ -443,8 +445,8 @@ def _settrace(f, func, args, kwargs):
     while frame is not None:
         if tracer is None and frame.trace is not None:
             frame.trace_pending, frame.trace = frame.trace, None
-        elif tracer is not None and frame.__dict__.get("trace_pending") is not None:
-            frame.trace = frame.__dict__.pop("trace_pending")
+        elif tracer is not None and frame.trace_pending is not None:
+            frame.trace, frame.trace_pending = frame.trace_pending, None
             frame.trace_line = -1
             frame.trace_prev = -1
         frame = frame.back

@@ -61,6 +61,13 @@ CASES = {
         "assert C(i).a == i"),
     "non_py_general_partial": ("import functools\np = functools.partial(max, 0)",
                                "assert p(i) == i"),
+    # builtins bound to some object, called through a name (their C function's
+    # definition is the in-place guard: the object itself is not kept)
+    "builtin_bound_alias": ("lst = [1, 2, 3]\npop = lst.pop\nins = lst.insert\n"
+                            "import random\nrnd = random.random",
+                            "ins(0, pop()); assert 0 <= rnd() < 1 and len(lst) == 3"),
+    "builtin_bound_intercepted_new": ("class C:\n    pass\nnew = object.__new__",
+                                      "assert type(new(C)) is C"),
     # -- kinds only recorded: the site still becomes NON_PY_GENERAL ---------------------------
     "init_not_python": ("class C:\n    pass", "C()"),
     "init_not_simple": ("class C:\n    def __init__(self, *a):\n        self.a = a",
@@ -146,6 +153,46 @@ def drive(record):
     for i in range(60):
         assert site(g, i) == 2 * i
         record()
+""")
+
+
+def test_bound_builtins_of_other_objects_and_functions():
+    """A site calling builtins bound to different objects: the same C function
+    keeps hitting (CPython checks the kind and flags, not the object), another
+    C function with the same flags too, a Python function misses; a METH_NOARGS
+    builtin (NON_PY_GENERAL) the same."""
+    assert_same_sites("""
+def py(x=None):
+    return x
+def site(fn, i):
+    return fn(i)
+def site0(fn):
+    return fn()
+WATCH = ["site", "site0"]
+def drive(record):
+    lists = [[], [], []]
+    for i in range(30):
+        site(lists[i % 3].append, i)
+    record()
+    for i in range(30):
+        site(set().add, i)          # another METH_O function
+    record()
+    for i in range(60):
+        site({}.get, i)             # METH_FASTCALL: misses, then re-specializes
+        if i in (0, 1, 51, 52, 53, 59):
+            record()
+    for i in range(60):
+        site(py, i)
+        if i in (0, 1, 51, 52, 53, 59):
+            record()
+    for i in range(60):
+        site0([i].copy if i % 2 else {}.copy)
+        if i in (0, 1, 2, 30, 59):
+            record()
+    for i in range(60):
+        site0(py)
+        if i in (0, 1, 51, 52, 53, 59):
+            record()
 """)
 
 

@@ -56,6 +56,8 @@ FAMILY = Family("CALL", [
 ])
 
 _MEM32 = facts.MEM32
+_MEM64 = facts.MEM64
+_CFUNC_ML = facts.CFUNC_ML
 _FV = facts.FUNC_VERSION
 # 32-bit words starting at the version field's offset: function versions by id(fn) >> 2
 _FVS = memoryview((ctypes.c_ubyte * (1 << 47)).from_address(_FV)).cast("B").cast("I")
@@ -82,17 +84,18 @@ _getrecursionlimit = sys.getrecursionlimit
 
 # -- late bindings (functions.py imports codeinfo, which imports the families) ----
 TRAMPOLINES = INTERCEPTS = _generic = _new_frame = _wrap = _masquerade = _call_as = None
-_enter = _enter_and_push = None
+_enter = _enter_and_push = INTERCEPTED_DEFS = None
 
 
 def _bind():
     global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap, _masquerade, _call_as, _enter
-    global _enter_and_push
+    global _enter_and_push, INTERCEPTED_DEFS
     from quickening.interp import functions, generators, loop
     _enter, _enter_and_push = loop.enter, loop.enter_and_push
     from quickening.interp.ops import calls
     TRAMPOLINES = functions.TRAMPOLINES
     INTERCEPTS = calls.INTERCEPTS
+    INTERCEPTED_DEFS = calls.INTERCEPTED_DEFS
     _generic = calls.call
     _new_frame = functions.new_frame
     _wrap = generators.wrap
@@ -129,7 +132,28 @@ def call(f, stack, site, nxt):
     cells[site.ci] = counter - 16
     if _generic is None:
         _bind()
-    return _generic(f, stack, site.oparg, nxt)
+    oparg = site.oparg
+    base = len(stack) - oparg - 2
+    func = stack[base]
+    if type(func) is FunctionType:
+        # an interpreted function with a simple signature (a polymorphic site
+        # missing, most often): its frame pushed and run here, as the generic
+        # CALL pushes it and goes on in the same C loop
+        info = TRAMPOLINES.get(id(func.__code__))
+        if info is not None and info.exact_call_tail is not None:
+            selfless = stack[base + 1] is NULL
+            if (oparg if selfless else oparg + 1) == info.argcount:
+                args = stack[base + 2:] if selfless else stack[base + 1:]
+                del stack[base:]
+                args += info.exact_call_tail
+                if info.nfree:
+                    args += func.__closure__
+                f.pc = nxt
+                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
+                               f.depth + 1)
+                func = None
+                return _enter_and_push(f, stack, callee, nxt)
+    return _generic(f, stack, oparg, nxt)
 
 
 def _deopt(f, stack, site, nxt):
@@ -234,18 +258,19 @@ def _specialize_c_call(site, fn, nargs, standin=None):
         if fn is _LEN:
             return site.specialize("CALL_LEN", _fast_native(site, _LEN, None, call_len))
         return site.specialize("CALL_BUILTIN_O",
-                               _fast_native(site, cache[0], special, builtin_o), cache)
+                               _fast_native(site, cache[0], special, builtin_o, fn), cache)
     if flags == _METH_FASTCALL:
         if nargs == 2 and fn is _ISINSTANCE:
             return site.specialize("CALL_ISINSTANCE",
                                    _fast_native(site, _ISINSTANCE, None, call_isinstance))
         return site.specialize("CALL_BUILTIN_FAST",
-                               _fast_native(site, cache[0], special, builtin_fast), cache)
+                               _fast_native(site, cache[0], special, builtin_fast, fn), cache)
     if flags == _METH_FAST_KW:
         return site.specialize("CALL_BUILTIN_FAST_WITH_KEYWORDS",
-                               _fast_native(site, cache[0], special, builtin_fast_with_keywords),
+                               _fast_native(site, cache[0], special, builtin_fast_with_keywords, fn),
                                cache)
-    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+    return site.specialize("CALL_NON_PY_GENERAL", non_py_general if special is not None
+                           else _fast_bound_native(site, fn, non_py_general))
 
 
 def _specialize_class_call(site, tp, nargs):
@@ -341,12 +366,16 @@ def _specialize_method_descriptor(site, descr, nargs):
 
 
 # -- fast paths: the callable seen at specialization, the stack shape of this site -------
-def _fast_native(site, callable_, special, general):
+def _fast_native(site, callable_, special, general, seen=None):
     """A member's handler for this site: when the callable is the one seen at
     specialization (whose kind and flags cannot change) and the self slot is
     empty, call it directly; anything else goes through `general`, the
     member's full guards."""
-    if callable_ is None or special is not None or _masquerade(callable_):
+    if special is not None:
+        return general
+    if callable_ is None:
+        return _fast_bound_native(site, seen, general)
+    if _masquerade(callable_):
         return general
     oparg = site.oparg
     if oparg == 1:
@@ -382,6 +411,33 @@ def _fast_native(site, callable_, special, general):
             return general(f, stack, site, nxt)
     fast.__name__ = general.__name__
     return NATIVE_IN_PLACE.facts(fast, callable_)
+
+
+def _fast_bound_native(site, fn, general):
+    """A member's handler for a site calling a builtin bound to some object (not
+    kept: that would keep the object alive), with the self slot empty: any builtin
+    made of the same C function (its PyMethodDef, whose flags cannot change) is
+    called directly, unless an intercepted builtin shares that definition."""
+    if type(fn) is not BuiltinFunctionType or general is builtin_o and site.oparg != 1:
+        return general     # (METH_O: one argument, which only oparg 1 with no self gives)
+    ml = facts.cfunction_def(fn)
+    if ml in INTERCEPTED_DEFS:
+        return general
+    n = site.oparg + 2
+
+    def fast(f, stack, site, nxt):
+        base = len(stack) - n
+        fn = stack[base]
+        if (type(fn) is BuiltinFunctionType and _MEM64[(id(fn) + _CFUNC_ML) >> 3] == ml
+                and stack[base + 1] is NULL):
+            args = stack[base + 2:]
+            del stack[base:]
+            f.pc = nxt
+            stack.append(fn(*args))
+            return nxt
+        return general(f, stack, site, nxt)
+    fast.__name__ = general.__name__
+    return NATIVE_DEF_IN_PLACE.facts(fast, BuiltinFunctionType, _MEM64, _CFUNC_ML, ml)
 
 
 def _fast_descriptor(site, descr, objclass, special, general):
@@ -442,6 +498,11 @@ def _descriptor_shape(oparg):
 
 
 NATIVE_IN_PLACE = SiteShape(_native_shape)
+# (a builtin bound to some object: its C function's definition, {c3}, read at {c2})
+NATIVE_DEF_IN_PLACE = SiteShape(lambda oparg: Shape(
+    oparg + 2, ["{0}(" + ", ".join(f"{{{i}}}" for i in range(2, oparg + 2)) + ")"],
+    effects=["f.pc = {nxt}"], consts=None,
+    guard="type({0}) is {c0} and {c1}[(id({0}) + {c2}) >> 3] == {c3} and {1} is NULL"))
 DESCRIPTOR_IN_PLACE = SiteShape(_descriptor_shape)
 
 
@@ -639,7 +700,7 @@ PY_EXACT_ARGS_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, F
 PY_EXACT_ARGS_SELF_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True, True))
 FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE,
                                        PY_EXACT_ARGS_FREE_IN_PLACE, PY_EXACT_ARGS_SELF_FREE_IN_PLACE,
-                                       NATIVE_IN_PLACE, DESCRIPTOR_IN_PLACE,
+                                       NATIVE_IN_PLACE, NATIVE_DEF_IN_PLACE, DESCRIPTOR_IN_PLACE,
                                        ALLOC_AND_ENTER_INIT_IN_PLACE)
 
 

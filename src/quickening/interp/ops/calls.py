@@ -17,6 +17,8 @@ _new_frame = functions.new_frame
 _start_generator = functions.start_generator
 from quickening.interp.masquerade import call_as as _call_as, wants as _masquerade_wants  # noqa: E402
 INTERCEPTS = {}  # id(builtin) -> handler(frame, args, kwargs); filled by runtime.py
+# the method definitions (PyMethodDef addresses) of the intercepted builtins
+INTERCEPTED_DEFS = set()
 
 
 def call_object(f, stack, func, args, kwargs, nxt):
