@@ -310,7 +310,7 @@ def _terminate(run, op, arg, nxt):
         # site of it changed form meanwhile, in another activation of the code)
         run.flush()
         run.release()
-        run.emit(f"if f.trace is not None or _instrs[{arg}][0] is not _me:")
+        run.emit(f"if f.trace is not None or _live[{arg}][0] is not _me:")
         run.emit(f"return {arg}", 1)
         run.loops = True
     elif op in _JUMPS:
@@ -455,13 +455,16 @@ def _member_names(run, pc, shape, facts, outs, kept, ops):
     {r0}.. the temps of its results, {nxt}; {kept}: statements putting the values kept
     below its operands on the stack (for a member that may go back to the loop: one
     that returns to it first puts them there); {drop}: statements letting go of its
-    operands (a call running its callee here: the callee's frame holds them)."""
+    operands (a call running its callee here: the callee's frame holds them);
+    {remade}: true when the run was made again meanwhile (a call running interpreted
+    code, which may change the form of a site of this run: go on through the loop)."""
     names = {f"c{i}": fact for i, fact in enumerate(facts)}
     names.update((f"r{i}", out) for i, out in enumerate(outs))
     names["arg"] = None
     names["kept"] = "".join(line + "; " for line in _put(None, kept))
     dropped = [t for t in dict.fromkeys(ops) if t in run.live and t not in kept]
     names["drop"] = f"{' = '.join(dropped)} = NULL; " if dropped else ""
+    names["remade"] = f"_live[{run.entry}][0] is not _me"
     if "{nxt}" in "".join(shape.effects):
         names["nxt"] = run.param(run.info.plain[pc][2])
     back_to_loop = any(e.startswith("return") for e in shape.effects)
@@ -678,6 +681,9 @@ def _build(run, instrs):
         code = _TEMPLATES[source] = ns["fused"].__code__
     namespace = dict(_NAMESPACE)
     namespace.update((f"p{i}", v) for i, v in enumerate(run.params))
+    # (_instrs: the table the run dispatches through, info.plain; _live: the one the
+    # loop dispatches, where this function stays while it is the run made last)
+    namespace["_live"] = run.info.instrs
     fn = namespace["_me"] = FunctionType(code, namespace, "fused", (instrs,))
     return fn
 

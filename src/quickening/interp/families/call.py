@@ -484,26 +484,27 @@ def _fast_descriptor(site, descr, objclass, special, general):
 
 
 # In place in fused runs (fusion.py): the callable seen at specialization ({c0}),
-# called with the operands as they are.  (f.pc as the handlers set it.)
-def _native_shape(oparg):
-    args = ", ".join(f"{{{i}}}" for i in range(2, oparg + 2))
-    return Shape(oparg + 2, ["{c0}(" + args + ")"], effects=["f.pc = {nxt}"], consts=None,
-                 guard="{0} is {c0} and {1} is NULL")
+# called with the operands as they are.  (f.pc as the handlers set it.  A native
+# callable may call interpreted code back, which may change the form of a site of
+# this run: the run then goes on through the loop, {remade}.)
+def _native_call_shape(oparg, call, guard):
+    return Shape(oparg + 2, ["{r0}"], consts=None, guard=guard, effects=[
+        "f.pc = {nxt}", "{r0} = " + call,
+        "if {remade}: {kept}stack.append({r0}); return {nxt}"])
 
 
-def _descriptor_shape(oparg):
-    args = ", ".join(f"{{{i}}}" for i in range(1, oparg + 2))
-    return Shape(oparg + 2, ["{c0}(" + args + ")"], effects=["f.pc = {nxt}"], consts=None,
-                 guard="{0} is {c0} and type({1}) is {c1}")
+def _arguments(first, oparg):
+    return ", ".join(f"{{{i}}}" for i in range(first, oparg + 2))
 
 
-NATIVE_IN_PLACE = SiteShape(_native_shape)
+NATIVE_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{c0}(" + _arguments(2, oparg) + ")", "{0} is {c0} and {1} is NULL"))
 # (a builtin bound to some object: its C function's definition, {c3}, read at {c2})
-NATIVE_DEF_IN_PLACE = SiteShape(lambda oparg: Shape(
-    oparg + 2, ["{0}(" + ", ".join(f"{{{i}}}" for i in range(2, oparg + 2)) + ")"],
-    effects=["f.pc = {nxt}"], consts=None,
-    guard="type({0}) is {c0} and {c1}[(id({0}) + {c2}) >> 3] == {c3} and {1} is NULL"))
-DESCRIPTOR_IN_PLACE = SiteShape(_descriptor_shape)
+NATIVE_DEF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{0}(" + _arguments(2, oparg) + ")",
+    "type({0}) is {c0} and {c1}[(id({0}) + {c2}) >> 3] == {c3} and {1} is NULL"))
+DESCRIPTOR_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{c0}(" + _arguments(1, oparg) + ")", "{0} is {c0} and type({1}) is {c1}"))
 
 
 # -- helpers shared by the members ----------------------------------------------------
@@ -690,7 +691,8 @@ def _exact_args_shape(oparg, with_self, free=False):
                  "f.pc = {nxt}",
                  "{drop}{r0} = {c10}(f, callee)",
                  "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
-                 "del callee"])
+                 "del callee",
+                 "if {remade}: {kept}stack.append({r0}); return {nxt}"])
 
 
 PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))
@@ -938,7 +940,8 @@ def _alloc_and_enter_init_shape(oparg):
                  "del frame",
                  "if {r0} is not None: {c11}.on_return(None, {r0}, f)",
                  "{r0} = obj",
-                 "del obj"])
+                 "del obj",
+                 "if {remade}: {kept}stack.append({r0}); return {nxt}"])
 
 
 ALLOC_AND_ENTER_INIT_IN_PLACE = SiteShape(_alloc_and_enter_init_shape)
