@@ -179,8 +179,12 @@ def run_frame(entry, throw=None, saved_handled=NULL):
             # -- unwinding: exc was raised at instruction pc of frame f --------
             try:
                 if f.no_tb:
+                    # re-raised with its traceback: the interpreter's entries added
+                    # since are in front, and what follows this frame's entry was
+                    # cleaned when that entry was added
                     f.no_tb = False
-                    exc.__traceback__ = tracebacks.strip_internal(exc.__traceback__)
+                    exc.__traceback__ = tracebacks.strip_internal(exc.__traceback__,
+                                                                  upto_interpreted=True)
                 else:
                     tracebacks.add_entry(exc, f, pc)
                 if f.trace is not None:
