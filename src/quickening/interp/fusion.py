@@ -388,8 +388,7 @@ def _dispatch(run, pc, last, members=(), base=None):
     that handler and its guard passes.  `base`: the shape of the family's base
     operation; while the site's counter has not run out, a miss of one of
     these members and the base instruction itself run in place too (counting
-    down as the base instruction does; site.misses is for statistics, which
-    run every site through the table: quicken.install)."""
+    down as the base instruction does)."""
     in_place = bool(members) or base is not None
     if not in_place:
         run.flush()
@@ -416,13 +415,14 @@ def _dispatch(run, pc, last, members=(), base=None):
             keyword = "elif"
         if base is not None:
             cells, ci = run.param(site_obj.cells), run.param(site_obj.ci)
-            names = _base_names(run, site_obj, base, outs)
+            names = _base_names(run, pc, site_obj, base, outs, kept, ops)
+            test = _base_test(run, cells, ci, base, ops, names)
             if members:
                 held = " or ".join(f"h is {run.param(handler)}" for handler, _ in members)
-                _branch(run, "elif", f"({held}) and (c := {cells}[{ci}]) >= 16", base, ops, names,
-                        outs, prologue=(f"{cells}[{ci}] = c - 16",))
+                _branch(run, "elif", f"({held}) and {test}", base, ops, names,
+                        outs, prologue=(f"{site}.misses += 1", f"{cells}[{ci}] = c - 16"))
             _branch(run, keyword if not members else "elif",
-                    f"h is {run.param(site_obj.base_handler)} and (c := {cells}[{ci}]) >= 16",
+                    f"h is {run.param(site_obj.base_handler)} and {test}",
                     base, ops, names, outs, prologue=(f"{cells}[{ci}] = c - 16",))
         _otherwise(run, pc, at, last, kept, ops, outs)
     elif last:
@@ -450,33 +450,57 @@ def _fact_count(shape):
     return max((int(n) + 1 for n in re.findall(r"\{c(\d+)\}", text)), default=0)
 
 
-def _member_names(run, pc, shape, facts, outs, kept, ops):
+def _member_names(run, pc, shape, facts, outs, kept, ops, values=None):
     """(names, prologue) for a member's shape at pc: {c0}.. its facts (expressions),
     {r0}.. the temps of its results, {nxt}; {kept}: statements putting the values kept
     below its operands on the stack (for a member that may go back to the loop: one
     that returns to it first puts them there); {drop}: statements letting go of its
     operands (a call running its callee here: the callee's frame holds them);
     {remade}: true when the run was made again meanwhile (a call running interpreted
-    code, which may change the form of a site of this run: go on through the loop)."""
+    code, which may change the form of a site of this run: go on through the loop);
+    {c0_items}..: a fact that is a list, as items to write in a list display after
+    others (`[a{c9_items}]`): written out when known to be NULLs (a callee's locals
+    after its arguments: cheaper than adding lists), else unpacked.
+    (values: the facts' values, for a run made for the form its site holds.)"""
     names = {f"c{i}": fact for i, fact in enumerate(facts)}
+    for i, fact in enumerate(facts):
+        value = values[i] if values is not None else None
+        if type(value) is list and all(v is NULL for v in value):
+            names[f"c{i}_items"] = ", NULL" * len(value)
+        else:
+            names[f"c{i}_items"] = f", *{fact}"
     names.update((f"r{i}", out) for i, out in enumerate(outs))
     names["arg"] = None
+    _call_names(run, pc, shape, kept, ops, names)
+    back_to_loop = any(e.startswith("return") for e in shape.effects)
+    return names, (_put(None, kept) if back_to_loop else ())
+
+
+def _call_names(run, pc, shape, kept, ops, names):
+    """{kept}, {drop}, {remade} and {nxt} (see _member_names), added to names."""
     names["kept"] = "".join(line + "; " for line in _put(None, kept))
     dropped = [t for t in dict.fromkeys(ops) if t in run.live and t not in kept]
     names["drop"] = f"{' = '.join(dropped)} = NULL; " if dropped else ""
     names["remade"] = f"_live[{run.entry}][0] is not _me"
     if "{nxt}" in "".join(shape.effects):
         names["nxt"] = run.param(run.info.plain[pc][2])
-    back_to_loop = any(e.startswith("return") for e in shape.effects)
-    return names, (_put(None, kept) if back_to_loop else ())
 
 
-def _base_names(run, site, base, outs):
-    """Names for the base operation's shape: {arg} the site's arg, {c0}.. its consts."""
+def _base_names(run, pc, site, base, outs, kept, ops):
+    """Names for the base operation's shape: {arg} the site's arg, {c0}.. its consts,
+    and those of _call_names."""
     names = {f"r{i}": out for i, out in enumerate(outs)}
     names["arg"] = run.param(site.arg)
     names.update((f"c{i}", run.param(v)) for i, v in enumerate(base.consts or ()))
+    _call_names(run, pc, base, kept, ops, names)
     return names
+
+
+def _base_test(run, cells, ci, base, ops, names):
+    """When the base operation runs in place: the counter has not run out (and the
+    base shape's own guard holds: else the table runs the instruction)."""
+    test = f"(c := {cells}[{ci}]) >= 16"
+    return f"{test} and {_fill(base.guard, ops, names)}" if base.guard else test
 
 
 def _otherwise(run, pc, at, last, kept, ops, outs):
@@ -542,17 +566,19 @@ def _site(run, p, last, site):
     ops, kept, at = _site_operands(run, p, shape.npop if shape is not None else base.npop)
     outs = [run.new_temp() for _ in range(len((shape or base).results))]
     cells, ci = run.param(site.cells), run.param(site.ci)
-    base_names = _base_names(run, site, base, outs) if base is not None else None
+    if base is not None:
+        base_names = _base_names(run, p, site, base, outs, kept, ops)
+        base_test = _base_test(run, cells, ci, base, ops, base_names)
     if shape is not None:
         facts = held[1:] if shape.consts is None else shape.consts
         names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept,
-                                        ops)
+                                        ops, facts)
         _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
         if base is not None:
-            _branch(run, "elif", f"(c := {cells}[{ci}]) >= 16", base, ops, base_names, outs,
-                    prologue=(f"{cells}[{ci}] = c - 16",))
+            _branch(run, "elif", base_test, base, ops, base_names, outs,
+                    prologue=(f"{run.param(site)}.misses += 1", f"{cells}[{ci}] = c - 16"))
     else:
-        _branch(run, "if", f"(c := {cells}[{ci}]) >= 16", base, ops, base_names, outs,
+        _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
     _otherwise(run, p, at, last, kept, ops, outs)
     return True

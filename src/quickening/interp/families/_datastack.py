@@ -153,6 +153,13 @@ def state(f):
     """(top, limit) of the data stack once f's frame is pushed."""
     if not ENABLED:
         return _UNLIMITED
+    back = f.back
+    if (back is not None and back.ds is not None and f.locals is None and f.inline is None
+            and not f.info.is_generator_like and not back.info.is_generator_like):
+        # the common case, what the loop below does for it: a function's frame
+        # (not a module body's: locals None) pushed over its caller's, no shim
+        s = f.ds = push(back.ds, framesize(f.info.code))
+        return s
     pending = []
     g = f
     s = None

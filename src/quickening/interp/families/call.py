@@ -602,7 +602,7 @@ def _make_py_exact_args(site, cache, seen):
     seen_version = _version_view(seen)
     size = _framesize(info.code)     # the version pins the code
     facts_ = (seen_ref, seen_version, version, _FVS, size, _ds_state, FunctionType, Frame, info, tail,
-              _enter)
+              _enter, _deep)
 
     if argcount == oparg + 1:
         # a method called as o.m(...): (function, self, args...)
@@ -676,14 +676,17 @@ def _make_py_exact_args(site, cache, seen):
 # loop must take over.  Facts: {c0} the weak reference to the function seen, {c1} its
 # version view, {c2} the version, {c3} every function's version (by address), {c4}
 # the callee's data-stack size, {c5} _ds_state, {c6} FunctionType, {c7} Frame, {c8}
-# the callee's CodeInfo, {c9} its locals after the arguments, {c10} loop.enter.
+# the callee's CodeInfo, {c9} its locals after the arguments, {c10} loop.enter, {c11}
+# _deep.  (The guard is the member's, exactly: a failure is a miss, which the
+# base instruction then runs in place.)
 def _exact_args_shape(oparg, with_self, free=False):
     args = ", ".join(f"{{{i}}}" for i in range(1 if with_self else 2, oparg + 2))
-    locals_ = f"[{args}] + {{c9}}" if not free else f"[{args}{', ' if args else ''}*{{c9}}, *{{0}}.__closure__]"
+    locals_ = f"[{args}{{c9_items}}" if args else "[*{c9}"
+    locals_ += "]" if not free else ", *{0}.__closure__]"
     return Shape(
         oparg + 2, ["{r0}"], consts=None,
         guard="({0} is {c0}() and {c1}[0] == {c2} or type({0}) is {c6} and {c3}[id({0}) >> 2] == {c2})"
-              f" and {{1}} is {'not ' if with_self else ''}NULL and f.depth < 900"
+              f" and {{1}} is {'not ' if with_self else ''}NULL and (f.depth < 900 or not {{c11}}(f))"
               " and {c4} < (ds := f.ds or {c5}(f))[1] - ds[0]",
         effects=["callee = {c7}({c8}, " + locals_ + ", {0}.__globals__, "
                  "{0}.__builtins__, None, f, f.depth + 1)",
@@ -693,6 +696,35 @@ def _exact_args_shape(oparg, with_self, free=False):
                  "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
                  "del callee",
                  "if {remade}: {kept}stack.append({r0}); return {nxt}"])
+
+
+# The base instruction in place in fused runs, for its commonest case: an
+# interpreted function with a simple signature (a polymorphic site missing, a
+# failed one), its frame pushed and run here as the generic CALL pushes it; {c0}
+# FunctionType, {c1} TRAMPOLINES.get, {c2} Frame, {c3} loop.enter.  Anything else
+# (the guard fails) goes through the table.
+def _base_shape(oparg, arg):
+    from quickening.interp import functions, loop
+    args = "".join(f", {{{i}}}" for i in range(2, oparg + 2))
+    rest = "*ci.exact_call_tail, *({0}.__closure__ or ())]"
+    locals_ = f"([{{1}}{args}, {rest} if {{1}} is not NULL else [{args[2:]}{', ' if args else ''}{rest})"
+    return Shape(
+        oparg + 2, ["{r0}"],
+        consts=(FunctionType, functions.TRAMPOLINES.get, Frame, loop.enter),
+        guard="type({0}) is {c0} and (ci := {c1}(id({0}.__code__))) is not None"
+              f" and ci.exact_call_tail is not None"
+              f" and ci.argcount == ({oparg + 1} if {{1}} is not NULL else {oparg})",
+        effects=["callee = {c2}(ci, " + locals_ + ", {0}.__globals__, {0}.__builtins__, "
+                 "None, f, f.depth + 1)",
+                 "ci = NULL",
+                 "f.pc = {nxt}",
+                 "{drop}{r0} = {c3}(f, callee)",
+                 "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
+                 "del callee",
+                 "if {remade}: {kept}stack.append({r0}); return {nxt}"])
+
+
+FAMILY.base_shape = _base_shape
 
 
 PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))
@@ -931,7 +963,7 @@ def _alloc_and_enter_init_shape(oparg):
         guard="{0} is {c0}() and {c1}[0] == {c2} and {1} is NULL and (init := {c3}()) is not None"
               " and init.__code__ is {c4} and {c5}(f, {c6})",
         effects=["obj = {c7}({0})",
-                 "frame = {c10}({c8}, [obj" + args + "] + {c9}, init.__globals__, init.__builtins__, "
+                 "frame = {c10}({c8}, [obj" + args + "{c9_items}], init.__globals__, init.__builtins__, "
                  "None, f, f.depth + 1)",
                  "frame.inline = {c11}",
                  "f.pc = {nxt}",
