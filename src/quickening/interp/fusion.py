@@ -310,7 +310,7 @@ def _terminate(run, op, arg, nxt):
         # site of it changed form meanwhile, in another activation of the code)
         run.flush()
         run.release()
-        run.emit(f"if f.trace is not None or _live[{arg}][0] is not _me:")
+        run.emit("if f.trace is not None or _gone:")
         run.emit(f"return {arg}", 1)
         run.loops = True
     elif op in _JUMPS:
@@ -481,7 +481,7 @@ def _call_names(run, pc, shape, kept, ops, names):
     names["kept"] = "".join(line + "; " for line in _put(None, kept))
     dropped = [t for t in dict.fromkeys(ops) if t in run.live and t not in kept]
     names["drop"] = f"{' = '.join(dropped)} = NULL; " if dropped else ""
-    names["remade"] = f"_live[{run.entry}][0] is not _me"
+    names["remade"] = "_gone"
     if "{nxt}" in "".join(shape.effects):
         names["nxt"] = run.param(run.info.plain[pc][2])
 
@@ -589,6 +589,9 @@ def refuse(site):
     instrs = site.info.instrs
     entries, site.fused_in = site.fused_in, set()
     for entry in entries:
+        made = instrs[entry][0]
+        if type(made) is FunctionType and made.__code__.co_filename == FILENAME:
+            made.__globals__["_gone"] = True    # (one running now leaves: _terminate)
         instrs[entry] = (_lazy, entry, None)
 
 
@@ -707,11 +710,8 @@ def _build(run, instrs):
         code = _TEMPLATES[source] = ns["fused"].__code__
     namespace = dict(_NAMESPACE)
     namespace.update((f"p{i}", v) for i, v in enumerate(run.params))
-    # (_instrs: the table the run dispatches through, info.plain; _live: the one the
-    # loop dispatches, where this function stays while it is the run made last)
-    namespace["_live"] = run.info.instrs
-    fn = namespace["_me"] = FunctionType(code, namespace, "fused", (instrs,))
-    return fn
+    namespace["_gone"] = False    # set when the run is made again (refuse)
+    return FunctionType(code, namespace, "fused", (instrs,))
 
 
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function
