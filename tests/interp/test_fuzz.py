@@ -50,6 +50,24 @@ def test_written_program(seed):
 # program to a small one; they are compared the same way and stay here as
 # regression tests.
 FOUND = {
+    # writer seed 140283: a generator suspended in an `except*` handler resumed with
+    # the exception it caught as the one being handled, not the matched group
+    # CHECK_EG_MATCH makes it (so what it raised then had the wrong __context__)
+    "generator_resumed_in_except_star": """\
+    import sys
+    def gen():
+        try:
+            raise ValueError("v")
+        except* ValueError:
+            print("in handler", type(sys.exception()).__name__)
+            yield 5
+            print("resumed", type(sys.exception()).__name__)
+            raise KeyError("k")
+    try:
+        list(gen())
+    except* KeyError as eg:
+        print(type(eg.exceptions[0].__context__).__name__)
+    """,
     # writer seed 90109: a generator rebound in a loop after an exception was caught
     # in the frame was finalized (its `yield from` delegate closed) only at the next
     # garbage collection, not when the frame returned: the GeneratorExit of the first

@@ -416,7 +416,7 @@ def _dispatch(run, pc, last, members=(), base=None):
         if base is not None:
             cells, ci = run.param(site_obj.cells), run.param(site_obj.ci)
             names = _base_names(run, pc, site_obj, base, outs, kept, ops)
-            test = _base_test(run, cells, ci, base, ops, names)
+            test = _base_test(cells, ci, base, ops, names)
             if members:
                 held = " or ".join(f"h is {run.param(handler)}" for handler, _ in members)
                 _branch(run, "elif", f"({held}) and {test}", base, ops, names,
@@ -496,7 +496,7 @@ def _base_names(run, pc, site, base, outs, kept, ops):
     return names
 
 
-def _base_test(run, cells, ci, base, ops, names):
+def _base_test(cells, ci, base, ops, names):
     """When the base operation runs in place: the counter has not run out (and the
     base shape's own guard holds: else the table runs the instruction)."""
     test = f"(c := {cells}[{ci}]) >= 16"
@@ -568,7 +568,7 @@ def _site(run, p, last, site):
     cells, ci = run.param(site.cells), run.param(site.ci)
     if base is not None:
         base_names = _base_names(run, p, site, base, outs, kept, ops)
-        base_test = _base_test(run, cells, ci, base, ops, base_names)
+        base_test = _base_test(cells, ci, base, ops, base_names)
     if shape is not None:
         facts = held[1:] if shape.consts is None else shape.consts
         names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept,

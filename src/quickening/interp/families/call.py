@@ -421,7 +421,7 @@ def _fast_bound_native(site, fn, general):
     if type(fn) is not BuiltinFunctionType or general is builtin_o and site.oparg != 1:
         return general     # (METH_O: one argument, which only oparg 1 with no self gives)
     ml = facts.cfunction_def(fn)
-    if ml in INTERCEPTED_DEFS:
+    if ml in INTERCEPTED_DEFS or _masquerade(fn):
         return general
     n = site.oparg + 2
 
@@ -712,7 +712,7 @@ def _base_shape(oparg, arg):
         oparg + 2, ["{r0}"],
         consts=(FunctionType, functions.TRAMPOLINES.get, Frame, loop.enter),
         guard="type({0}) is {c0} and (ci := {c1}(id({0}.__code__))) is not None"
-              f" and ci.exact_call_tail is not None"
+              " and ci.exact_call_tail is not None"
               f" and ci.argcount == ({oparg + 1} if {{1}} is not NULL else {oparg})",
         effects=["callee = {c2}(ci, " + locals_ + ", {0}.__globals__, {0}.__builtins__, "
                  "None, f, f.depth + 1)",

@@ -112,6 +112,9 @@ def check_eg_match(f, stack, arg, nxt):
     stack.append(match)
     if match is not None:
         handled.set_handled(match)
+        if f.exc_stack:
+            # a generator's own exception state holds it too (restored when it resumes)
+            f.exc_stack[-1] = match
     return nxt
 
 
