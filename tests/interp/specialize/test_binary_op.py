@@ -88,12 +88,19 @@ def drive(record):
 """)
 
 
-def test_site_changed_by_a_nested_activation_of_a_running_loop():
-    """A loop whose body is one fused run calls (in place) a function that runs
-    the same code again, re-specializing a site of that loop: the outer loop
-    must then execute the site in its new form (a miss for ints), not the form
-    its run was made for."""
-    assert_same_sites("""
+# A loop whose body is one fused run calls a function that runs the same code
+# again, re-specializing a site of that loop: the outer loop must then execute
+# the site in its new form (a miss for ints), not the form its run was made for.
+# The nested activation is called in place, or called back by native code (map).
+NESTED_CALLS = {
+    "in_place": "t = t + rec(d)",
+    "through_native_code": "t = t + len(list(map(rec, (d,))))",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_CALLS))
+def test_site_changed_by_a_nested_activation_of_a_running_loop(name):
+    assert_same_sites(f"""
 FLOATS = [0.5] * 60
 def rec(d):
     if d:
@@ -103,33 +110,7 @@ def site(xs, d):
     t = 0
     for x in xs:
         t = t + x
-        t = t + rec(d)
-    return t
-WATCH = ["site"]
-def drive(record):
-    for _ in range(3):
-        site(list(range(40)), 0)
-    record()
-    site(list(range(70)), 1)
-    record()
-    site(list(range(10)), 0)
-    record()
-""")
-
-
-def test_site_changed_through_native_code_called_by_a_running_loop():
-    """The same, the nested activation being called back by native code (map)."""
-    assert_same_sites("""
-FLOATS = [0.5] * 60
-def rec(d):
-    if d:
-        site(FLOATS, 0)
-    return 0
-def site(xs, d):
-    t = 0
-    for x in xs:
-        t = t + x
-        t = t + len(list(map(rec, (d,))))
+        {NESTED_CALLS[name]}
     return t
 WATCH = ["site"]
 def drive(record):
