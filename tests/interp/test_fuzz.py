@@ -50,6 +50,27 @@ def test_written_program(seed):
 # program to a small one; they are compared the same way and stay here as
 # regression tests.
 FOUND = {
+    # writer seed 190551: a generator started while its caller handled an exception
+    # and suspended in its own handler kept, once resumed elsewhere, the caller's
+    # exception as the one handled (sys.exception(), __context__): a yield restored
+    # the caller's into the driver's own exception state, which CPython keeps
+    "generator_started_in_a_handler": """\
+    import sys
+    def z():
+        try:
+            raise KeyError(1)
+        except KeyError:
+            yield 1
+        yield 2
+        yield sys.exception()
+    try:
+        raise TypeError('outer')
+    except TypeError:
+        g = z()
+        next(g)
+    print(next(g), sys.exception())
+    print(next(g), sys.exception())
+    """,
     # writer seed 140283: a generator suspended in an `except*` handler resumed with
     # the exception it caught as the one being handled, not the matched group
     # CHECK_EG_MATCH makes it (so what it raised then had the wrong __context__)

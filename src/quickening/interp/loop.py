@@ -170,8 +170,12 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                         callee = value = None
                         continue
                     if pc == YIELD:
-                        if handled.current() is not saved_handled:
-                            handled.set_handled(saved_handled)
+                        # the generator's driver suspends with the innermost exception
+                        # state, its own: what the frame handles, not what its caller
+                        # did (which CPython's suspended generator does not keep)
+                        own = f.exc_stack[-1] if f.exc_stack else None
+                        if handled.current() is not own:
+                            handled.set_handled(own)
                         value = f.retval
                         f.retval = None  # the frame keeps no reference to what it yielded
                         return value
