@@ -132,28 +132,7 @@ def call(f, stack, site, nxt):
     cells[site.ci] = counter - 16
     if _generic is None:
         _bind()
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    func = stack[base]
-    if type(func) is FunctionType:
-        # an interpreted function with a simple signature (a polymorphic site
-        # missing, most often): its frame pushed and run here, as the generic
-        # CALL pushes it and goes on in the same C loop
-        info = TRAMPOLINES.get(id(func.__code__))
-        if info is not None and info.exact_call_tail is not None:
-            selfless = stack[base + 1] is NULL
-            if (oparg if selfless else oparg + 1) == info.argcount:
-                args = stack[base + 2:] if selfless else stack[base + 1:]
-                del stack[base:]
-                args += info.exact_call_tail
-                if info.nfree:
-                    args += func.__closure__
-                f.pc = nxt
-                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                               f.depth + 1)
-                func = None
-                return _enter_and_push(f, stack, callee, nxt)
-    return _generic(f, stack, oparg, nxt)
+    return _generic(f, stack, site.oparg, nxt)
 
 
 def _deopt(f, stack, site, nxt):

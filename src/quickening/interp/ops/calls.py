@@ -1,7 +1,8 @@
 """Calls and function creation: CALL, CALL_KW, CALL_FUNCTION_EX, MAKE_FUNCTION.
 
-A call of a function whose body the interpreter runs pushes a frame in the
-same loop (registry.SWITCH); anything else is called natively.  A few
+A call of a function whose body the interpreter runs pushes a frame: run
+right there by loop.enter() when the arguments bind by position, else in
+the same loop (registry.SWITCH); anything else is called natively.  A few
 builtins look at their caller's frame (locals(), super(), exec ...): those
 are answered from the interpreted frame (see runtime.py).
 """
@@ -16,6 +17,7 @@ _TRAMPOLINES = functions.TRAMPOLINES
 _new_frame = functions.new_frame
 _start_generator = functions.start_generator
 from quickening.interp.masquerade import call_as as _call_as, wants as _masquerade_wants  # noqa: E402
+from quickening.interp.loop import enter_and_push as _enter_and_push  # noqa: E402
 INTERCEPTS = {}  # id(builtin) -> handler(frame, args, kwargs); filled by runtime.py
 # the method definitions (PyMethodDef addresses) of the intercepted builtins
 INTERCEPTED_DEFS = set()
@@ -69,13 +71,16 @@ def call(f, stack, arg, nxt):
     if type(func) is FunctionType:
         info = _TRAMPOLINES.get(id(func.__code__))
         if info is not None and info.exact_call_tail is not None and len(args) == info.argcount:
-            # the common case: positional arguments matching a simple signature
+            # the common case: positional arguments matching a simple signature,
+            # the frame pushed and run here (as CPython's CALL goes on in the same
+            # C loop); `args` is its locals, so nothing here outlives it
             args += info.exact_call_tail
             if info.nfree:
                 args += func.__closure__
-            f.callee = Frame(info, args, func.__globals__, func.__builtins__, None, f, f.depth + 1)
             f.pc = nxt
-            return SWITCH
+            callee = Frame(info, args, func.__globals__, func.__builtins__, None, f, f.depth + 1)
+            func = args = None
+            return _enter_and_push(f, stack, callee, nxt)
     return call_object(f, stack, func, args, None, nxt)
 
 
