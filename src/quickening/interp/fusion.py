@@ -503,10 +503,25 @@ def _base_test(cells, ci, base, ops, names):
     return f"{test} and {_fill(base.guard, ops, names)}" if base.guard else test
 
 
-def _otherwise(run, pc, at, last, kept, ops, outs):
-    """The `else:` of a site run in place: through the table, then on with its results."""
+def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
+    """The `else:` of a site run in place: through the table, then on with its results.
+
+    `rare`: the site is fixed to its form and has a base shape, so this path is
+    taken only when its counter runs out (its handler specializes and
+    dispatches the instruction again): the run then leaves for the loop at the
+    instruction, which runs it and what follows through the table up to the
+    next entry point.  (Fewer lines to compile; an entry point itself cannot
+    leave this way, its own run would start again.)"""
     run.emit("else:")
     _put(run, kept + ops, 1)
+    if rare and pc not in run.info.entry_points:
+        run.emit(f"return {at}", 1)
+        for out in outs:
+            run.push(out)
+        if last:
+            run.flush()
+            run.emit(f"return {run.param(run.info.plain[pc][2])}")
+        return
     # the stack holds them now: the locals let go, so a callee sees the references
     # CPython's stack has (they stay bound, as the other paths leave them)
     held = list(dict.fromkeys(t for t in kept + ops if t in run.live))
@@ -580,7 +595,7 @@ def _site(run, p, last, site):
     else:
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
-    _otherwise(run, p, at, last, kept, ops, outs)
+    _otherwise(run, p, at, last, kept, ops, outs, rare=base is not None)
     return True
 
 
@@ -795,7 +810,8 @@ def fuse(info):
     """
     info.start_index = {pc: k for k, pc in enumerate(info.starts)}
     instrs = info.instrs
-    for pc in _entry_points(info):
+    info.entry_points = frozenset(_entry_points(info))
+    for pc in info.entry_points:
         instrs[pc] = (_lazy, pc, None)
 
 
