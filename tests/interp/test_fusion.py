@@ -171,6 +171,28 @@ for o in objs:
     o.v = 3
 print(f([1] * 60 + [1.5] * 60, objs))
 """,
+    # attributes are written `o.name` in fused code when the name allows it
+    # (fusion.source_attribute); code objects may hold any string as a name
+    "attribute_names_source_cannot_write": """
+class C:
+    pass
+def f(o, v):
+    o.aa = v
+    o.bb = v + 1
+    return o.aa, o.bb, C.cc, o.dd
+out = []
+for n1, n2 in [("if", "\ufb01"), ("a b", "__debug__"), ("fi", "else")]:
+    code = f.__code__
+    rename = {"aa": n1, "bb": n2, "cc": n1, "dd": "fi"}
+    g = type(f)(code.replace(co_names=tuple(rename.get(n, n) for n in code.co_names)), globals())
+    setattr(C, n1, "class " + n1)
+    o = C()
+    o.fi = "plain fi"            # what "\ufb01" would read if normalized as source is
+    for i in range(60):
+        r = g(o, i)
+    out.append((r, sorted(vars(o).items())))
+print(out)
+""",
     "swap_copy_and_unpack": """
 def f(a, b):
     a, b = b, a

@@ -35,7 +35,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 from quickening.interp import facts, loop as _loop
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
-from quickening.interp.fusion import Shape, SiteShape
+from quickening.interp.fusion import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
 
@@ -524,8 +524,8 @@ def u32_view(addr):
 # NULL slot; {c0}.. are the member's facts, as named where it is made
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
-          "({r0} := getattr({0}, {c5}, NULL)) is not NULL"))
+    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0})] and "
+          "({r0} := getattr({0}, {c4}, NULL)) is not NULL"))
 
 
 def _base_shape(oparg, name):
@@ -533,7 +533,8 @@ def _base_shape(oparg, name):
     if oparg & 1:
         return Shape(1, ["{r0}", "{r1}"], consts=(load_method,),
                      effects=["{r0}, {r1} = {c0}({0}, {arg})"])
-    return Shape(1, ["getattr({0}, {arg})"])
+    attr = source_attribute(name)
+    return Shape(1, [f"{{0}}.{attr}" if attr else "getattr({0}, {arg})"])
 
 
 FAMILY.base_shape = _base_shape
@@ -544,6 +545,7 @@ def _make_instance_value(site, tv, t, index):
     tid, tview = type_guard(t)
     basicsize = t.__basicsize__
     valid = basicsize + 3
+    valid_at = facts.bytes_from(valid)     # [id(owner)]: its inline values' `valid` byte
     slot = basicsize + 8 + 8 * index
     method = site.oparg & 1
     if facts.type_getattro(t) == GENERIC_GETATTR:
@@ -554,7 +556,7 @@ def _make_instance_value(site, tv, t, index):
         if method:
             def load_attr_instance_value(f, stack, site, nxt):
                 owner = stack[-1]
-                if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid]:
+                if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)]:
                     try:
                         stack[-1] = getattr(owner, name)
                     except AttributeError:
@@ -575,7 +577,7 @@ def _make_instance_value(site, tv, t, index):
         else:
             def load_attr_instance_value(f, stack, site, nxt):
                 owner = stack[-1]
-                if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid]:
+                if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)]:
                     try:
                         stack[-1] = getattr(owner, name)
                     except AttributeError:
@@ -591,8 +593,8 @@ def _make_instance_value(site, tv, t, index):
                 cells[site.ci] = counter - 16
                 stack[-1] = getattr(owner, name)
                 return nxt
-        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, weakref.ref(t), tview, tv, M8,
-                                      valid, name)
+        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, weakref.ref(t), tview, tv,
+                                      valid_at, name)
     else:
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
@@ -727,11 +729,11 @@ def _make_class(site, tv, cls, descr):
             return nxt
         site.misses += 1
         return load_attr(f, stack, site, nxt)
-    return CLASS_IN_PLACE.facts(load_attr_class, weakref.ref(cls), tview, tv, name)
+    return CLASS_IN_PLACE.facts(load_attr_class, weakref.ref(cls), tview, tv)
 
 
 CLASS_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["getattr({0}, {c3})", "NULL"] if oparg & 1 else ["getattr({0}, {c3})"], consts=None,
+    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
     guard="{0} is {c0}() and {c1}[0] == {c2}"))
 
 
@@ -792,9 +794,9 @@ def _make_getattribute(site, tv, t, fv, getattribute, info, name):
 
 
 METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{c7}", "{0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0}) + {c4}] and "
-          "{c5}[0] == {c6}"))
+    1, ["{c6}", "{0}"], consts=None,
+    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0})] and "
+          "{c4}[0] == {c5}"))
 
 
 FAMILY.inline_members = lambda oparg: (
@@ -804,14 +806,14 @@ FAMILY.inline_members = lambda oparg: (
 
 def _make_method_with_values(site, tv, t, keys, kv, descr):
     tid, tview = type_guard(t)
-    valid = t.__basicsize__ + 3
+    valid_at = facts.bytes_from(t.__basicsize__ + 3)
     kview = u32_view(keys + 12)        # the type's shared keys: read once the type matched
 
     name = site.arg
 
     def load_attr_method_with_values(f, stack, site, nxt):
         owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid] and kview[0] == kv:
+        if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)] and kview[0] == kv:
             stack[-1] = descr
             stack.append(owner)
             return nxt
@@ -826,7 +828,7 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
         stack.append(self_)
         return nxt
     return METHOD_WITH_VALUES_IN_PLACE.facts(load_attr_method_with_values, weakref.ref(t),
-                                             tview, tv, M8, valid, kview, kv, descr)
+                                             tview, tv, valid_at, kview, kv, descr)
 
 
 def _make_method_no_dict(site, tv, t, descr):
@@ -870,12 +872,12 @@ def _make_method_lazy_dict(site, tv, t, stored_offset, descr):
 
 def _make_nondescriptor_with_values(site, tv, t, keys, kv, descr):
     tid, tview = type_guard(t)
-    valid = t.__basicsize__ + 3
+    valid_at = facts.bytes_from(t.__basicsize__ + 3)
     kview = u32_view(keys + 12)
 
     def load_attr_nondescriptor_with_values(f, stack, site, nxt):
         owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and M8[id(owner) + valid] and kview[0] == kv:
+        if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)] and kview[0] == kv:
             stack[-1] = descr
             return nxt
         site.misses += 1

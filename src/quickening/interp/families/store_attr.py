@@ -20,14 +20,13 @@ from types import ModuleType
 
 from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
-from quickening.interp.fusion import Shape, SiteShape
+from quickening.interp.fusion import Shape, SiteShape, store_attr_shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("STORE_ATTR", [
     "STORE_ATTR_INSTANCE_VALUE", "STORE_ATTR_SLOT", "STORE_ATTR_WITH_HINT",
 ])
 
-M8 = facts.MEM8
 M32 = facts.MEM32
 M64 = facts.MEM64
 TV = facts.TYPE_VERSION_TAG
@@ -99,13 +98,13 @@ _FAIL_KIND = {
 def _make_instance_value(site, tv, t, index):
     name = site.arg
     tid, tview = _la.type_guard(t)
-    valid = t.__basicsize__ + 3
+    valid_at = facts.bytes_from(t.__basicsize__ + 3)    # [id(owner)]: inline values valid
 
     def store_attr_instance_value(f, stack, site, nxt):
         owner = stack[-1]
         if id(type(owner)) == tid and tview[0] == tv:
             a = id(owner)
-            if not M64[(a + MANAGED_DICT_OFFSET) >> 3] and M8[a + valid]:
+            if not M64[(a + MANAGED_DICT_OFFSET) >> 3] and valid_at[a]:
                 del stack[-1]
                 setattr(owner, name, stack.pop())
                 return nxt
@@ -121,15 +120,15 @@ def _make_instance_value(site, tv, t, index):
         setattr(owner, name, stack.pop())
         return nxt
     return INSTANCE_VALUE_IN_PLACE.facts(store_attr_instance_value, weakref.ref(t),
-                                         tview, tv, M64, MANAGED_DICT_OFFSET, M8, valid, name)
+                                         tview, tv, M64, MANAGED_DICT_OFFSET, valid_at)
 
 
 # in place in fused runs (fusion.py): the same guard and store
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
-    2, effects=["setattr({1}, {c7}, {0})"], consts=None,
+    2, effects=["{1}.{name} = {0}"], consts=None,
     guard="type({1}) is {c0}() and {c1}[0] == {c2} and "
-          "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa + {c6}]"))
-FAMILY.base_shape = lambda oparg, name: Shape(2, effects=["setattr({1}, {arg}, {0})"])
+          "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa]"))
+FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
 
 
@@ -162,9 +161,9 @@ def _make_slot(site, tv, t):
             return nxt
         site.misses += 1
         return store_attr(f, stack, site, nxt)
-    return SLOT_IN_PLACE.facts(store_attr_slot, weakref.ref(t), tview, tv, name)
+    return SLOT_IN_PLACE.facts(store_attr_slot, weakref.ref(t), tview, tv)
 
 
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
-    2, effects=["setattr({1}, {c3}, {0})"], consts=None,
+    2, effects=["{1}.{name} = {0}"], consts=None,
     guard="type({1}) is {c0}() and {c1}[0] == {c2}"))
