@@ -8,6 +8,7 @@ run must hand back exactly what a single instruction would: the line of an
 exception, the line a callee sees, object lifetimes, tracing.
 """
 
+import dis
 import os
 
 import pytest
@@ -193,6 +194,60 @@ for n1, n2 in [("if", "\ufb01"), ("a b", "__debug__"), ("fi", "else")]:
     out.append((r, sorted(vars(o).items())))
 print(out)
 """,
+    # a run goes on past conditional branches (both sides written in it, once
+    # each side has run: the loops below run them before their runs are made)
+    "branches_written_in_one_run": """
+import traceback
+def classify(xs):
+    out = []
+    for i, x in enumerate(xs):
+        if x is None:
+            out.append("none")
+            continue
+        if isinstance(x, int) and x > 5 or x == 2:
+            tag = "big" if x > 10 else "mid"
+        elif x:
+            tag = "true"
+        else:
+            tag = "false"
+        while isinstance(x, int) and x > 100:
+            x //= 7
+            if x == 14:
+                break
+        else:
+            tag += "!"
+        try:
+            if i % 7 == 6:
+                raise ValueError(i)
+            val = len(str(x)) if x is not None else 0
+        except ValueError:
+            val = -1
+        out.append((tag, val, max(i, x if isinstance(x, int) else 0)))
+    return out
+print(classify([None, 0, 1, 2, 3, 6, 11, 700, 5000, "", "s", 12.5] * 8))
+def gen(n):
+    for i in range(n):
+        if i % 3 == 0:
+            yield i
+        elif i % 3 == 1:
+            yield -i
+        elif i > 70:
+            return
+print(list(gen(90)))
+def fails(i):
+    if i > 3:
+        if i % 2:
+            return [1][i]         # raises inside a side
+        return i
+    return -i
+r = []
+for i in range(60):
+    try:
+        r.append(fails(i))
+    except IndexError as e:
+        r.append(traceback.extract_tb(e.__traceback__)[-1].lineno)
+print(r)
+""",
     "swap_copy_and_unpack": """
 def f(a, b):
     a, b = b, a
@@ -226,3 +281,36 @@ def test_code_is_fused_once_warm(monkeypatch):
         assert api.call(ns["f"], 1, 2) == 3
         calls += 1
     assert calls == 3 + 4     # (the entry is first reached in the call that made the code hot)
+
+
+def test_a_run_goes_on_past_branches(monkeypatch):
+    """A warm loop with an if/else: the run made at the loop's head writes both
+    sides of the branch, so the loop never dispatches them (their entry points
+    keep the stubs that would make their own runs), and the result is native's."""
+    monkeypatch.setattr(fusion, "HOT", 2)
+    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 3)
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("def f(xs):\n"
+              "    t = 0\n"
+              "    for x in xs:\n"
+              "        if x > 2:\n"
+              "            t = t + x\n"
+              "        else:\n"
+              "            t = t - x\n"
+              "    return t\n")
+    ns = {}
+    exec(source, ns)
+    expected = ns["f"]([0, 5] * 30)
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    for _ in range(6):
+        assert api.call(ns["f"], [0, 5] * 30) == expected
+    info = info_of(ns["f"])
+    made = [pc for pc, e in enumerate(info.instrs) if e is not None and e[0].__name__ == "fused"]
+    sides = [ins.offset // 2 for ins in dis.get_instructions(info.code)
+             if ins.opname in ("BINARY_OP",)]
+    assert made and sides
+    for pc in sides:     # the blocks holding the two sides' additions: written in place
+        block = max(p for p in info.entry_points if p <= pc)
+        assert block not in made

@@ -33,7 +33,7 @@ class CodeInfo:
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "site_pcs", "start_index", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
-        "unstarted_lasti", "fuse_waits", "entry_points",
+        "unstarted_lasti", "fuse_waits", "entry_points", "joins",
     )
 
     def __init__(self, code):
@@ -54,6 +54,7 @@ class CodeInfo:
         self.heat = 0
         self.fuse_waits = None     # fusion.py: entry point -> times its run was put off
         self.entry_points = frozenset()    # fusion.py: where fused functions start
+        self.joins = frozenset()           # fusion.py: where runs leave for the loop
         # where CPython's frame of a generator not yet started stands: after its
         # RETURN_GENERATOR (the generator is made there), on the def line
         self.unstarted_lasti = 0

@@ -1,4 +1,4 @@
-"""Fused runs: from one instruction to the next jump or return, in one Python call.
+"""Fused runs: the instructions from an entry point on, in one Python call.
 
 Most instructions of a hot loop only move references (LOAD_FAST,
 STORE_FAST, LOAD_CONST, COPY, POP_TOP, jumps) or do one C-level operation;
@@ -6,7 +6,10 @@ dispatching each costs a loop turn and a call that are dearer than the work.
 Once a code object is warm (see HOT), every point the loop can be asked to
 dispatch (the first instruction, jump and handler targets, the instruction
 after each one that is not simple) gets a generated function that runs from
-there to the next jump or return:
+there on: through both sides of each conditional branch (as an if/else) and
+forward jumps, until each path returns, goes round its loop again or reaches
+an instruction another path also reaches (where it leaves for the loop: see
+_path):
 
   * simple instructions become assignments between Python locals standing
     for the value stack;
@@ -62,6 +65,8 @@ SIMPLE = frozenset({LOAD_FAST, LOAD_CONST, STORE_FAST, LOAD_FAST_LOAD_FAST, STOR
 _JUMPS = frozenset({JUMP_FORWARD, JUMP_BACKWARD, JUMP_BACKWARD_NO_INTERRUPT})
 _BRANCHES = {POP_JUMP_IF_TRUE: "if {v}:", POP_JUMP_IF_FALSE: "if not {v}:",
              POP_JUMP_IF_NONE: "if {v} is None:", POP_JUMP_IF_NOT_NONE: "if {v} is not None:"}
+_FALLS_THROUGH = {POP_JUMP_IF_TRUE: "if not {v}:", POP_JUMP_IF_FALSE: "if {v}:",
+                  POP_JUMP_IF_NONE: "if {v} is not None:", POP_JUMP_IF_NOT_NONE: "if {v} is None:"}
 _RETURNS = frozenset({RETURN_VALUE, RETURN_CONST})
 TERMINATORS = _JUMPS | frozenset(_BRANCHES) | _RETURNS
 
@@ -192,11 +197,13 @@ class _Run:
         self.ntemps = 0
         self.live = []         # temps assigned and not deleted
         self.entry = None      # the instruction the run starts at
-        self.loops = False     # it ends jumping back to its start: a `while True:`
+        self.loops = False     # a path jumps back to its start: a `while True:`
         self.patient = False   # raise _NotYet at a site not specialized yet
+        self.written = set()   # instructions written so far (each at most once)
+        self.depth = 0         # indentation of the side of a branch being written
 
     def emit(self, line, indent=0):
-        self.lines.append("    " * indent + line)
+        self.lines.append("    " * (self.depth + indent) + line)
 
     def temp(self, expr, indent=0):
         name = self.new_temp()
@@ -327,7 +334,7 @@ def _simple(run, op, oparg, arg):
         raise AssertionError(op)
 
 
-def _terminate(run, op, arg, nxt):
+def _terminate(run, op, arg, nxt, dispatched):
     if op in _JUMPS and arg == run.entry:
         # a loop whose body is this run: round again in place (the values of this
         # turn let go, as the stack lets them go; a frame being traced now goes
@@ -337,16 +344,18 @@ def _terminate(run, op, arg, nxt):
         run.release()
         run.emit("if f.trace is not None or _gone:")
         run.emit(f"return {arg}", 1)
+        run.emit("continue")
         run.loops = True
     elif op in _JUMPS:
+        if arg > nxt:
+            return _follow(run, arg, dispatched)
         run.flush()
         run.emit(f"return {arg}")
     elif op in _BRANCHES:
         value = run.pop()
         run.flush()
-        run.emit(_BRANCHES[op].format(v=value))
-        run.emit(f"return {arg}", 1)
-        run.emit(f"return {nxt}")
+        run.emit(_FALLS_THROUGH[op].format(v=value))
+        return _follow(run, nxt, dispatched, side=True) + _follow(run, arg, dispatched)
     elif op == RETURN_VALUE:
         value = run.pop()
         run.flush()
@@ -356,6 +365,7 @@ def _terminate(run, op, arg, nxt):
         run.flush()
         run.emit(f"f.retval = {run.const(arg)}")
         run.emit("return RETURN")
+    return 0
 
 
 def _literal(value):
@@ -534,16 +544,23 @@ def _base_test(cells, ci, base, ops, names):
 def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
     """The `else:` of a site run in place: through the table, then on with its results.
 
-    `rare`: the site is fixed to its form and has a base shape, so this path is
-    taken only when its counter runs out (its handler specializes and
-    dispatches the instruction again): the run then leaves for the loop at the
-    instruction, which runs it and what follows through the table up to the
-    next entry point.  (Fewer lines to compile; an entry point itself cannot
-    leave this way, its own run would start again.)"""
+    `rare`: the site is fixed to its form, so this path is taken only when its
+    counter runs out (its handler specializes and dispatches the instruction
+    again) or, for a family without a base shape, on a miss (after 53 the
+    site re-specializes, and a site doing that is not fixed): the run then
+    leaves for the loop,
+    which runs the instruction and what follows through the table up to the
+    next entry point.  (Fewer lines to compile.  At an entry point the
+    instruction runs before leaving: dispatched there, its own run would
+    start again.)"""
     run.emit("else:")
     _put(run, kept + ops, 1)
-    if rare and pc not in run.info.entry_points:
-        run.emit(f"return {at}", 1)
+    if rare:
+        if pc in run.info.entry_points:     # (dispatched there, this run would start again)
+            run.emit(f"h, a, n = _instrs[{at}]", 1)
+            run.emit("return h(f, stack, a, n)", 1)
+        else:
+            run.emit(f"return {at}", 1)
         for out in outs:
             run.push(out)
         if last:
@@ -575,13 +592,15 @@ def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
 # site not specialized yet is made in the form that follows whatever it holds
 # (_dispatch) until it is; so is, for good, a site that keeps changing: one that
 # has attempted to specialize more than UNSTABLE_ATTEMPTS times (failures backing
-# off, re-specializations), whether or not fused runs held it then.  (Each change
-# of a fixed form costs compiling its runs again.)
+# off, re-specializations) and succeeded at least once, whether or not fused runs
+# held it then.  (Each change of a fixed form costs compiling its runs again.)
 UNSTABLE_ATTEMPTS = 1
 
 
 def _keeps_changing(site):
-    return site.attempts > UNSTABLE_ATTEMPTS
+    # (a site that never specialized keeps its form while it fails, backing off:
+    # it is made fixed to the base instruction until it succeeds once)
+    return site.attempts > UNSTABLE_ATTEMPTS and site.successes > 0
 
 
 def _site(run, p, last, site):
@@ -623,7 +642,7 @@ def _site(run, p, last, site):
     else:
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
-    _otherwise(run, p, at, last, kept, ops, outs, rare=base is not None)
+    _otherwise(run, p, at, last, kept, ops, outs, rare=True)
     return True
 
 
@@ -777,6 +796,28 @@ def _names_attribute(shape):
     return "{name}" in " ".join((shape.guard or "",) + shape.effects + shape.results)
 
 
+_ENDS = _JUMPS | _RETURNS | {host.OPMAP["RAISE_VARARGS"], host.OPMAP["RERAISE"]}
+
+
+def _joins(info):
+    """Instructions control reaches from more than one place (where an if/else
+    joins, a loop's head, a handler): a run leaves for the loop there, so that
+    each instruction is written in one run only."""
+    incoming = {}
+    starts = info.starts
+    opcodes = info.opcodes
+    for k in range(1, len(starts)):
+        if opcodes[starts[k - 1]] not in _ENDS:
+            incoming[starts[k]] = 1
+    for ins in dis.get_instructions(info.code):
+        if ins.jump_target is not None:
+            t = ins.jump_target // 2
+            incoming[t] = incoming.get(t, 0) + 1
+    for e in info.exc_entries:
+        incoming[e.target] = incoming.get(e.target, 0) + 1
+    return frozenset(pc for pc, n in incoming.items() if n > 1)
+
+
 def _entry_points(info):
     """Instructions the loop may be asked to dispatch: the first one, jump and
     exception-handler targets, and each one after an instruction that is not
@@ -844,6 +885,7 @@ def fuse(info):
     info.start_index = {pc: k for k, pc in enumerate(info.starts)}
     instrs = info.instrs
     info.entry_points = frozenset(_entry_points(info))
+    info.joins = _joins(info)
     for pc in info.entry_points:
         instrs[pc] = (_lazy, pc, None)
 
@@ -899,32 +941,63 @@ def _lazy(f, stack, pc, _):
 def _fuse_entry(info, pc, patient=False):
     """Make (or make again) the fused function starting at instruction pc
     (patient: raise _NotYet if a site in it is not specialized yet)."""
-    instrs = info.instrs
+    run = _Run(info)
+    run.entry = pc
+    run.patient = patient
+    try:
+        count = _path(run, info.start_index[pc], 0)
+    except _Unended:
+        return False
+    if count >= 2:
+        info.instrs[pc] = (_build(run, info.plain), pc, None)
+        return True
+    return False
+
+
+# A run goes on past a conditional branch: its fall-through side first, inside
+# an `if` (every path of a run ends returning to the loop or going round
+# again), then its taken side; and on at a forward jump's target.  Each
+# instruction is written at most once in a run: a path reaching one already
+# written (where an if/else joins) leaves for the loop there, as does a side
+# whose first block holds a site never executed (a branch not taken so far:
+# compiling it would only cost, and its sites are undecided), and any side
+# once MAX_RUN instructions are written.  (A branch's side and a jump's target
+# are entry points: the loop goes on there with a run of their own.)
+MAX_RUN = 240
+
+
+class _Unended(Exception):
+    """The code ends without a terminator where a run would go on (not made)."""
+
+
+def _path(run, j, dispatched):
+    """Write the instructions from the j-th on until the path leaves (a return, a
+    round of a loop, back to the loop); how many were written."""
+    info = run.info
     plain = info.plain
     opcodes = info.opcodes
     opargs = info.opargs
     starts = info.starts
     sites = info.site_pcs
     n = len(starts)
-    run = _Run(info)
-    run.entry = pc
-    run.patient = patient
-    count = dispatched = 0
-    j = info.start_index[pc]
-    ended = False
+    count = 0
+    joins = info.joins
     while j < n:
         p = starts[j]
+        if count and p in joins:
+            run.flush()
+            run.emit(f"return {p}")
+            return count
         op = opcodes[p]
         j += 1
         count += 1
+        run.written.add(p)
         if op in SIMPLE:
             _simple(run, op, opargs[p], plain[p][1])
             continue
         if op in TERMINATORS:
             _, arg, nxt = plain[p]
-            _terminate(run, op, arg, nxt)
-            ended = True
-            break
+            return count + _terminate(run, op, arg, nxt, dispatched)
         if op == FOR_ITER and (p in sites or plain[p][0] is HANDLERS[op]):
             site = plain[p][1] if p in sites else None
             if site is None or site.family.inline_members(site.oparg):
@@ -944,9 +1017,41 @@ def _fuse_entry(info, pc, patient=False):
         if not in_place:
             dispatched += 1
         if last:
-            ended = True
+            return count
+    raise _Unended
+
+
+def _follow(run, pc, dispatched, side=False):
+    """Go on at pc in this run (a branch's side, a forward jump's target), or leave
+    for the loop there; how many instructions were written.  side: written one
+    level in, after an `if` (the state of the stack simulated is restored after
+    it for the other side)."""
+    saved = run.depth, list(run.pending), list(run.live)
+    if side:
+        run.depth += 1
+    if (pc in run.written or pc in run.info.joins or len(run.written) >= MAX_RUN
+            or _cold(run.info, pc)):
+        run.flush()
+        run.emit(f"return {pc}")
+        count = 0
+    else:
+        count = _path(run, run.info.start_index[pc], dispatched)
+    if side:
+        run.depth, run.pending, run.live = saved[0], list(saved[1]), saved[2]
+    return count
+
+
+def _cold(info, pc):
+    """The block at pc holds a site never executed yet."""
+    starts = info.starts
+    plain = info.plain
+    j = info.start_index[pc]
+    for k in range(j, min(j + 64, len(starts))):
+        p = starts[k]
+        if p in info.site_pcs:
+            site = plain[p][1]
+            if not site.attempts and site.cells[site.ci] == quicken.WARMUP:
+                return True
+        if info.opcodes[p] in TERMINATORS:
             break
-    if ended and count >= 2:
-        instrs[pc] = (_build(run, plain), pc, None)
-        return True
     return False
