@@ -30,6 +30,28 @@ def f():
 r = f()
 exec('q = 5')
 """,
+    # a generator, coroutine or async generator object takes its function's
+    # __name__ and __qualname__ as they are when it is called (make_gen)
+    "generator_objects_named_as_their_function_now": """
+def g():
+    yield 1
+async def c():
+    return 1
+async def ag():
+    yield 1
+out = []
+for fn in (g, c, ag):
+    before = fn()
+    fn.__name__ = "renamed_" + fn.__name__
+    fn.__qualname__ = "Q." + fn.__name__
+    for i in range(30):
+        o = fn()
+        r = (o.__name__, o.__qualname__, repr(o).split(" at ")[0])
+        o.close()
+    out.append((before.__name__, r))
+    before.close()
+print(out)
+""",
     "generator_protocol": """
 def g():
     x = yield 1

@@ -41,7 +41,7 @@ class Frame:
     inline = None          # for frames pushed by specialized instructions (__init__ of
                            # CALL_ALLOC_AND_ENTER_INIT, generators of FOR_ITER_GEN and
                            # SEND_GEN): on_return/on_yield(frame, value, caller) -> caller pc,
-                           # on_unwind(frame, exc)
+                           # on_unwind(frame, exc, caller)
 
     def __init__(self, info, fast, globals_, builtins, locals_, back, depth):
         self.info = info

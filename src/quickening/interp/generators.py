@@ -45,7 +45,8 @@ def _finished(frame):
 class InterpGenerator:
     """The inner object of a generator (and the base of the other kinds)."""
 
-    __slots__ = ("frame", "running", "started", "close_value", "primed", "__weakref__")
+    __slots__ = ("frame", "running", "started", "close_value", "primed", "detached",
+                 "__weakref__")
     _kind = "generator"
 
     def __init__(self, frame):
@@ -54,6 +55,7 @@ class InterpGenerator:
         self.started = False
         self.close_value = None
         self.primed = False
+        self.detached = False    # run inline while its driver is not started (_genframes)
         frame.gen = self
 
     def __iter__(self):
@@ -484,8 +486,13 @@ def wrap(frame, extra_flags=0):
         obj = _with_origin(driver, inner)
     else:
         obj = driver(inner)
-    obj.__name__ = code.co_name
-    obj.__qualname__ = code.co_qualname
+    # named as the function called is named now (make_gen), the driver as its code
+    func = frame.func
+    if func is not None:
+        if func.__name__ is not code.co_name:
+            obj.__name__ = func.__name__
+        if func.__qualname__ is not code.co_qualname:
+            obj.__qualname__ = func.__qualname__
     return obj
 
 

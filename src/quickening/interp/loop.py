@@ -222,7 +222,7 @@ def run_frame(entry, throw=None, saved_handled=NULL):
             back = f.back
             f.back = None
             if f.inline is not None:
-                f.inline.on_unwind(f, exc)
+                f.inline.on_unwind(f, exc, back)
             ts.frame = f = back
             pc = f.info.prev_start[f.pc]
     finally:

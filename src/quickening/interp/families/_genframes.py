@@ -18,9 +18,10 @@ own switch, measured on bench/ generators and coroutines.)
 An interpreted generator is a native *driver* generator (or coroutine)
 delegating to an InterpGenerator whose frame runs here (generators.py).  The
 InterpGenerator's running / started / pc state is kept exactly as when the
-driver resumes it, and the driver is first made to enter its `yield from`
-(generators.start_driver) so that close(), throw() and finalization of the
-driver still reach the frame.
+driver resumes it, and the driver is made to enter its `yield from`
+(generators.start_driver) once the frame first yields, so that close(),
+throw() and finalization of the driver then reach the frame (until then the
+frame runs detached: _Inline).
 
 CPython's guard is "the generator's frame is neither executing nor
 finished"; for a driver that is the state of its InterpGenerator.  The guards
@@ -67,11 +68,10 @@ def generator_state(gen):
         return NATIVE
     inner = gi_yieldfrom(gen)
     if inner is None:
-        # a driver not started yet: enter its `yield from inner` first
+        # a driver not started yet: it stays so while inner runs here (_Inline)
         inner = _inner_of_unstarted(gi_frame(gen))
         if inner.running or inner.frame.pc < 0:
             return DEOPT
-        generators.start_driver(gen, inner)
     elif inner.running or inner.frame.pc < 0:
         return DEOPT
     return inner
@@ -88,7 +88,6 @@ def coroutine_state(coro):
         inner = _inner_of_unstarted(cr_frame(coro))
         if inner.running or inner.frame.pc < 0:
             return DEOPT
-        generators.start_driver(coro, inner)
     elif inner.running or inner.frame.pc < 0:
         return DEOPT
     return inner
@@ -100,6 +99,14 @@ class _Inline:
     One per site and kind while the caller handles no exception (the common
     case, shared by nested pushes: it holds nothing per push); otherwise one
     per push, holding the caller's handled exception to restore.
+
+    A generator whose driver was not started when it was pushed (its first
+    step) runs *detached*: the driver (the caller's top of stack, the
+    iterator or receiver) is started only when the frame first yields, so that
+    close(), throw() and finalization then reach it; a frame that returns or
+    raises first has its driver closed instead, which finishes an unstarted
+    coroutine without the "never awaited" warning and costs no GeneratorExit
+    at its finalization.
     """
     __slots__ = ("exit", "saved")
 
@@ -107,8 +114,12 @@ class _Inline:
         self.exit = exit_pc
         self.saved = saved          # the exception the caller was handling
 
-    def _leave(self, frame):
-        frame.gen.running = False
+    def _leave(self, frame, caller):
+        gen = frame.gen
+        gen.running = False
+        if gen.detached:
+            gen.detached = False
+            caller.stack[-1].close()
         saved = self.saved
         if saved is not None:
             frame.inline = None     # keep no reference to the exception
@@ -117,7 +128,11 @@ class _Inline:
 
     def on_yield(self, frame, value, caller):
         # frame.pc was set by YIELD_VALUE: the generator resumes there
-        frame.gen.running = False
+        gen = frame.gen
+        gen.running = False
+        if gen.detached:
+            gen.detached = False
+            generators.start_driver(caller.stack[-1], gen)
         saved = self.saved
         if saved is not None:
             frame.inline = None
@@ -126,9 +141,9 @@ class _Inline:
         caller.stack.append(value)
         return caller.pc
 
-    def on_unwind(self, frame, exc):
+    def on_unwind(self, frame, exc, caller):
         frame.pc = _DONE
-        self._leave(frame)
+        self._leave(frame, caller)
 
 
 class ForIterReturn(_Inline):
@@ -139,7 +154,7 @@ class ForIterReturn(_Inline):
     def on_return(self, frame, value, caller):
         frame.pc = RETURN
         frame.stack.clear()
-        self._leave(frame)
+        self._leave(frame, caller)
         del caller.stack[-1]
         return self.exit
 
@@ -151,7 +166,7 @@ class SendReturn(_Inline):
     def on_return(self, frame, value, caller):
         frame.pc = RETURN
         frame.stack.clear()
-        self._leave(frame)
+        self._leave(frame, caller)
         caller.stack.append(value)
         return self.exit
 
@@ -165,6 +180,7 @@ def push(f, site, inner, sent, inline_class, nxt):
         frame.stack.append(sent)
     else:
         inner.started = True
+        inner.detached = True     # (its driver has not started either: see _Inline)
     inner.running = True
     saved = _current()
     if saved is None:

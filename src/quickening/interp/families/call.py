@@ -574,11 +574,33 @@ def _make_py_exact_args(site, cache, seen):
     other function object through its address."""
     version, argcount, info, tail, has_free, _ = cache
     oparg = site.oparg
-    if tail is None or argcount not in (oparg, oparg + 1):
+    if argcount not in (oparg, oparg + 1) or info is None:
         return py_exact_args
     n = oparg + 2
     seen_ref = weakref.ref(seen)
     seen_version = _version_view(seen)
+    if tail is None:
+        if not info.is_generator_like:
+            return py_exact_args
+        # a generator-like function: its frame is made, not run (RETURN_GENERATOR
+        # leaves at once with the generator object), after the same checks
+        size = _framesize(info.code)
+        self_slot = argcount == oparg + 1     # o.m(...): (function, self, args...)
+
+        def call_py_exact_args_generator(f, stack, site, nxt):
+            base = len(stack) - n
+            func = stack[base]
+            if ((func is seen_ref() and seen_version[0] == version
+                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
+                    and (stack[base + 1] is not NULL) is self_slot and f.depth < 900
+                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
+                args = stack[base + 1:] if self_slot else stack[base + 2:]
+                del stack[base:]
+                f.pc = nxt
+                stack.append(_wrap(_new_frame(info, func, args, None, f.depth + 1)))
+                return nxt
+            return py_exact_args(f, stack, site, nxt)
+        return call_py_exact_args_generator
     size = _framesize(info.code)     # the version pins the code
     facts_ = (seen_ref, seen_version, version, _FVS, size, _ds_state, FunctionType, Frame, info, tail,
               _enter, _deep)
@@ -868,7 +890,7 @@ class _InitCleanup:
             raise TypeError(f"__init__() should return None, not '{type(value).__name__}'")
         return caller.pc
 
-    def on_unwind(self, frame, exc):
+    def on_unwind(self, frame, exc, caller):
         pass
 
 
