@@ -201,6 +201,7 @@ class _Run:
         self.patient = False   # raise _NotYet at a site not specialized yet
         self.written = set()   # instructions written so far (each at most once)
         self.depth = 0         # indentation of the side of a branch being written
+        self.starts_dispatched = False   # its first instruction goes through the table
 
     def emit(self, line, indent=0):
         self.lines.append("    " * (self.depth + indent) + line)
@@ -948,7 +949,7 @@ def _fuse_entry(info, pc, patient=False):
         count = _path(run, info.start_index[pc], 0)
     except _Unended:
         return False
-    if count >= 2:
+    if count >= 2 and not run.starts_dispatched:
         info.instrs[pc] = (_build(run, info.plain), pc, None)
         return True
     return False
@@ -1016,6 +1017,10 @@ def _path(run, j, dispatched):
             in_place = False
         if not in_place:
             dispatched += 1
+            if count == 1 and p == run.entry:
+                # (a run starting with an instruction through the table, a call or a
+                # yield, would only add a call to the loop's own dispatch of it)
+                run.starts_dispatched = True
         if last:
             return count
     raise _Unended
