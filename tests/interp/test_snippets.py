@@ -52,6 +52,35 @@ for fn in (g, c, ag):
     before.close()
 print(out)
 """,
+    # throw() into a generator not started yet raises at its start: the traceback
+    # has the generator's entry (its def line) between the caller's and the origin's
+    "throw_into_unstarted_generator_traceback": """
+def f():
+    try:
+        yield
+    except:
+        raise
+def run(g):
+    try:
+        1/0
+    except ZeroDivisionError as v:
+        try:
+            g.throw(v)
+        except Exception as w:
+            tb = w.__traceback__
+    levels = []
+    while tb:
+        levels.append((tb.tb_frame.f_code.co_name, tb.tb_lineno))
+        tb = tb.tb_next
+    return levels
+print([run(f()) for _ in range(3)])
+g = f(); next(g)
+print(run(g))
+async def c():
+    return 1
+co = c()
+print(run(co))
+""",
     "generator_protocol": """
 def g():
     x = yield 1

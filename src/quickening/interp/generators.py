@@ -544,6 +544,8 @@ def _driver_for(info, template, globals_):
                                          co_firstlineno=real.co_firstlineno, co_flags=flags)
         code = code.replace(co_linetable=_flat_linetable(code))
         tracebacks.INTERNAL_CODES.add(code)
+        DRIVEN_INFO[id(code)] = info
+        tracebacks.DRIVER_CODE_IDS.add(id(code))
         if template is _drive_coroutine:
             COROUTINE_DRIVER_IDS.add(id(code))
         elif template is _drive_async_generator:
@@ -558,6 +560,7 @@ def _driver_for(info, template, globals_):
 _KIND_FLAGS = (host.CO_GENERATOR | host.CO_COROUTINE | host.CO_ITERABLE_COROUTINE
                | host.CO_ASYNC_GENERATOR)
 info_keepalive = []   # the CodeInfos keyed by id() above stay alive
+DRIVEN_INFO = {}      # id(a driver's code) -> the CodeInfo of the code it drives
 
 
 # -- what a program sees of a driver: its interpreted frame -------------------------
@@ -632,8 +635,17 @@ def _views(prefix, code_attr, frame_attr, await_attr, driver_ids, native):
             return False
         return native
 
+    get_code = _NATIVE_GET[code_attr]
+
+    def code_view(obj):
+        # the code of the function called (its __code__), finished or not
+        info = DRIVEN_INFO.get(id(get_code(obj)))
+        if info is None:
+            return native
+        return info.trampoline or info.code
+
     views = {frame_attr: frame_view, await_attr: yield_from_view,
-             prefix + "suspended": suspended_view}
+             prefix + "suspended": suspended_view, code_attr: code_view}
     if prefix != "ag_":        # (ag_running is a member: the driver's own flag)
         views[prefix + "running"] = running_view
     return views

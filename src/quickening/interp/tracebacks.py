@@ -25,6 +25,10 @@ _PROGRAM_DIRS = (os.path.join(_PACKAGE_DIR, "cpython_tests") + os.sep,)
 _internal_by_code = {}
 # code objects of trampolines and generator drivers (registered by functions.py)
 INTERNAL_CODES = set()
+# ids of the generator drivers' codes (generators.py): an exception thrown into a
+# driver not started yet is raised at its start (tb_lasti 2, after RETURN_GENERATOR)
+# without reaching the interpreted frame, which CPython's traceback names there
+DRIVER_CODE_IDS = set()
 
 _getframe = sys._getframe     # (the host's, before hostframes.install replaces it)
 _RETURN_GENERATOR = host.OPMAP["RETURN_GENERATOR"]
@@ -61,6 +65,8 @@ def strip_internal(tb, upto_interpreted=False):
         cached = known.get(cid)      # (is_internal's cache, read here: this loop is hot)
         if not (cached[1] if cached is not None and cached[0] is code else is_internal(code)):
             entries.append(tb)
+        elif tb.tb_lasti <= 2 and cid in DRIVER_CODE_IDS:
+            entries.append(_unstarted_entry(tb))
         tb = tb.tb_next
     rest = tb
     if not entries:
@@ -68,7 +74,10 @@ def strip_internal(tb, upto_interpreted=False):
     # rebuild the kept entries onto the rest, only where something was dropped
     out = rest
     for entry in reversed(entries):
-        if entry.tb_next is out:
+        if type(entry) is tuple:     # (_unstarted_entry: an entry to make)
+            stand, lasti, line = entry
+            out = types.TracebackType(out, stand, lasti * 2, line if line is not None else -1)
+        elif entry.tb_next is out:
             out = entry
         else:
             line = entry.tb_lineno     # (None for code without line numbers: -1 recomputes it)
@@ -191,6 +200,15 @@ def _frameview_module():
         from quickening.interp import frameview as _fv
         _frameview = _fv
     return _frameview
+
+
+def _unstarted_entry(tb):
+    """(frame object, lasti, line) of the interpreted generator whose driver an
+    exception was thrown into before it started (tb is the driver's entry)."""
+    inner = tb.tb_frame.f_locals.get("inner")
+    frame = inner.frame
+    lasti = frame.info.unstarted_lasti
+    return frame_object(frame, live=False), lasti, frame.info.line_at(lasti)
 
 
 def add_entry(exc, frame, lasti):
