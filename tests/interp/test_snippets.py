@@ -81,6 +81,61 @@ async def c():
 co = c()
 print(run(co))
 """,
+    # a coroutine or generator run inline that finishes with an exception lets go
+    # of its locals at once, as CPython clears its frame (test_coroutines test_for_6)
+    "inline_generator_finished_by_exception_releases_locals": """
+import sys
+class Iterable:
+    def __init__(self):
+        self.i = 0
+    def __aiter__(self):
+        return self
+    async def __anext__(self):
+        if self.i > 10:
+            raise StopAsyncIteration
+        self.i += 1
+        return self.i
+def run(coro):
+    try:
+        coro.send(None)
+    except StopIteration as s:
+        return s.value
+async def main(iterable):
+    t = 0
+    async for i in iterable:
+        t += i
+    return t
+def check_iterable():
+    iterable = Iterable()
+    before = sys.getrefcount(iterable)
+    return run(main(iterable)), sys.getrefcount(iterable) - before
+print(check_iterable())
+async def raiser(o):
+    raise ValueError(o)
+async def caller(o):
+    for i in range(40):
+        try:
+            await raiser(o)
+        except ValueError:
+            pass
+def gen(o):
+    yield o
+    raise KeyError
+def consume(o):
+    for i in range(40):
+        try:
+            for x in gen(o):
+                pass
+        except KeyError:
+            pass
+def check_object():
+    o = object()
+    before = sys.getrefcount(o)
+    run(caller(o))
+    consume(o)
+    return sys.getrefcount(o) - before
+print(check_object())
+""",
     "generator_protocol": """
 def g():
     x = yield 1

@@ -142,7 +142,12 @@ class _Inline:
         return caller.pc
 
     def on_unwind(self, frame, exc, caller):
+        # finished with an exception: CPython clears the frame, so the generator
+        # holds its locals no more (as generators.InterpGenerator._resume does)
         frame.pc = _DONE
+        frame.stack.clear()
+        frame.exc_stack = None
+        frame.standin = None
         self._leave(frame, caller)
 
 
