@@ -39,7 +39,7 @@ MORE_MODULES = [
     # library modules written in Python (their test bodies interpreted)
     "test_typing", "test_configparser", "test_ipaddress", "test_pprint", "test_csv",
     "test_difflib", "test_weakset", "test_graphlib", "test_ordered_dict",
-    "test_asyncgen", "test_types",
+    "test_asyncgen", "test_types", "test_coroutines",
     # containers, text and number modules (each a second or two interpreted)
     "test_list", "test_bisect", "test_fractions", "test_textwrap", "test_defaultdict",
     "test_userlist", "test_userdict", "test_enum", "test_collections",
