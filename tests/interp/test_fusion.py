@@ -248,6 +248,58 @@ for i in range(60):
         r.append(traceback.extract_tb(e.__traceback__)[-1].lineno)
 print(r)
 """,
+    # LOAD_DEREF / STORE_DEREF run in place; an empty cell raises as the handler does
+    "cells_in_place": """
+def outer(n):
+    acc = 0
+    def inc(k):
+        nonlocal acc
+        acc += k
+        return acc
+    t = 0
+    for i in range(n):
+        t += inc(i)
+    return t, acc
+print(outer(200))
+def late():
+    def g():
+        return x
+    out = []
+    for i in range(40):
+        try:
+            out.append(g())
+        except NameError as e:
+            out.append((type(e).__name__, str(e), e.__context__))
+        if i == 20:
+            x = 5
+    return out
+print(late()[18:24])
+def local_unbound(flag):
+    if flag:
+        y = 1
+    def h():
+        return y
+    try:
+        return y, h()
+    except UnboundLocalError as e:
+        return str(e), e.__context__
+print([local_unbound(i % 2) for i in range(40)][:4])
+def in_handler():
+    def h():
+        return z
+    r = []
+    for i in range(40):
+        try:
+            raise KeyError(i)
+        except KeyError:
+            try:
+                h()
+            except NameError as e:
+                r.append(repr(e.__context__))
+    z = 1
+    return r[:3]
+print(in_handler())
+""",
     "swap_copy_and_unpack": """
 def f(a, b):
     a, b = b, a

@@ -17,9 +17,11 @@ _path):
     shapes);
   * a site runs in place the member it holds when that member has a shape
     (the member's guard and operation, declared beside it in its family
-    module); else, or when the guard fails, it runs through `info.plain`, so
-    its current handler -- specialized member, base form, stats wrapper --
-    runs exactly as if the loop had dispatched it.
+    module), and on a miss its family's base operation, counting down;
+    else it runs through `info.plain` (for a site fixed to its form, by
+    leaving the run for the loop there), so its current handler --
+    specialized member, base form, stats wrapper -- runs exactly as if the
+    loop had dispatched it.
 
 The stream, the sites and their counters are untouched: fusion changes how
 fast an instruction runs, never what it does.  The instructions inside a
@@ -28,8 +30,8 @@ them); an exception is reported at its own instruction through
 `frame.raised_at`, and `at` tells frame views which instruction runs.
 
 Generated functions are cached by their source text: runs of the same shape
-in different code objects share one compiled function, their constants and
-instruction indexes being default arguments.
+share one compiled code object, their constants being globals of each
+function's own namespace (p0, p1 ...).
 """
 
 import builtins
@@ -40,6 +42,7 @@ import re
 from types import FunctionType
 
 from quickening.interp import host, quicken
+from quickening.interp.ops.locals_ops import unbound_deref
 from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH
 
 _OP = host.OPMAP
@@ -50,6 +53,7 @@ STORE_FAST_STORE_FAST = _OP["STORE_FAST_STORE_FAST"]
 LOAD_FAST_AND_CLEAR = _OP["LOAD_FAST_AND_CLEAR"]
 POP_TOP, PUSH_NULL, COPY, SWAP = _OP["POP_TOP"], _OP["PUSH_NULL"], _OP["COPY"], _OP["SWAP"]
 NOP, END_FOR, IS_OP, UNARY_NOT = _OP["NOP"], _OP["END_FOR"], _OP["IS_OP"], _OP["UNARY_NOT"]
+LOAD_DEREF, STORE_DEREF = _OP["LOAD_DEREF"], _OP["STORE_DEREF"]
 JUMP_FORWARD, JUMP_BACKWARD = _OP["JUMP_FORWARD"], _OP["JUMP_BACKWARD"]
 JUMP_BACKWARD_NO_INTERRUPT = _OP["JUMP_BACKWARD_NO_INTERRUPT"]
 POP_JUMP_IF_TRUE, POP_JUMP_IF_FALSE = _OP["POP_JUMP_IF_TRUE"], _OP["POP_JUMP_IF_FALSE"]
@@ -742,6 +746,26 @@ def _for_iter(run, pc, site):
     run.push(value)
 
 
+def _deref(run, pc, op, index):
+    """LOAD_DEREF / STORE_DEREF in place: the cell is in the frame's slot `index`
+    (ops/locals_ops.py).  An empty cell raises UnboundLocalError or NameError, as
+    the handler does, outside the `except` clause (no __context__ from the lookup)."""
+    if op == STORE_DEREF:
+        run.emit(f"stack[{index}].cell_contents = {run.pop()}")
+        return
+    if run.info.handler_for(pc) is not None:
+        run.flush()    # (an exception handler here unwinds to a depth: keep the stack real)
+    run.at(pc)
+    value = run.new_temp()
+    run.emit("try:")
+    run.emit(f"{value} = stack[{index}].cell_contents", 1)
+    run.emit("except ValueError:")
+    run.emit(f"{value} = NULL", 1)
+    run.emit(f"if {value} is NULL:")
+    run.emit(f"raise {run.param(unbound_deref)}(f, {index})", 1)
+    run.push(value)
+
+
 def _uses(name, patterns={}):
     """A compiled pattern finding the name as a word (one per name)."""
     pattern = patterns.get(name)
@@ -1004,6 +1028,9 @@ def _path(run, j, dispatched):
             if site is None or site.family.inline_members(site.oparg):
                 _for_iter(run, p, site)
                 continue
+        if (op == LOAD_DEREF or op == STORE_DEREF) and plain[p][0] is HANDLERS[op]:
+            _deref(run, p, op, opargs[p])
+            continue
         if p not in sites and op in GENERIC:
             shape = GENERIC[op](opargs[p], plain[p][1])
             if shape is not None and plain[p][0] is HANDLERS[op]:
