@@ -136,6 +136,76 @@ def check_object():
     return sys.getrefcount(o) - before
 print(check_object())
 """,
+    # a generator (or coroutine) run inline by FOR_ITER_GEN / SEND_GEN is executing:
+    # send(), throw() and close() reaching it from inside raise ValueError and leave
+    # it running, started or not (its driver is marked executing meanwhile)
+    "generator_running_inline_refuses_reentry": """
+import inspect
+def g():
+    for k in range(3):
+        try:
+            me.send(None)
+        except ValueError as e:
+            print("VE", e, inspect.getgeneratorstate(me), me.gi_running, me.gi_suspended)
+        yield k
+def run():
+    global me
+    for i in range(30):
+        me = g()
+        out = [x for x in me]
+    print(out, inspect.getgeneratorstate(me))
+run()
+def outer():
+    global me
+    me = g()
+    r = yield from me
+    return r
+for i in range(20):
+    o = outer()
+    print(list(o)) if i == 19 else list(o)
+async def co():
+    try:
+        cme.send(None)
+    except ValueError as e:
+        print("coro VE", e)
+    try:
+        cme.close()
+    except ValueError as e:
+        print("coro close VE", e)
+    return 7
+async def drive():
+    global cme
+    t = 0
+    for i in range(30):
+        cme = co()
+        t += await cme
+    return t
+c = drive()
+try:
+    c.send(None)
+except StopIteration as s:
+    print(s.value)
+def g2():
+    try:
+        me.close()
+    except ValueError as e:
+        print("VE", e)
+    yield 1
+    yield 2
+for i in range(3):
+    me = g2()
+    for x in me:
+        print(x)
+def h():
+    try:
+        me2.throw(KeyError)
+    except ValueError as e:
+        print("VE", e)
+    yield 1
+for i in range(3):
+    me2 = h()
+    print(list(me2))
+""",
     "generator_protocol": """
 def g():
     x = yield 1

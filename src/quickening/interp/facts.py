@@ -49,6 +49,12 @@ KEYS_NENTRIES = 24
 KEYS_INDICES = 32
 # PyFunctionObject
 FUNC_VERSION = 136
+# PyGenObject (and coroutines, async generators).gi_frame_state (int8_t, after the
+# header, weakreflist, name, qualname, exc_state, origin_or_finalizer and three
+# chars) and its values
+GEN_FRAME_STATE = 67
+FRAME_CREATED, FRAME_SUSPENDED, FRAME_SUSPENDED_YIELD_FROM = 0xFD, 0xFE, 0xFF   # (-3, -2, -1)
+FRAME_EXECUTING = 0
 # PyFrameObject.f_lineno (int, after ob_refcnt, ob_type, f_back, f_frame, f_trace):
 # frame.f_lineno reports it when it is not 0
 FRAME_LINENO = 40
@@ -264,6 +270,11 @@ def code_version(code):
     return MEM32[(id(code) + CODE_VERSION) >> 2]
 
 
+def generator_states():
+    """A byte view whose index id(g) is generator-like g's gi_frame_state."""
+    return bytes_from(GEN_FRAME_STATE)
+
+
 def assign_function_version(fn):
     """Give fn its code's version, as MAKE_FUNCTION does (FunctionType() leaves 0).
 
@@ -446,9 +457,31 @@ def verify():
     set_frame_lineno(frame, 4321)
     if frame.f_lineno != 4321:
         return "frame f_lineno offset"
-    problem = _verify_frame_fields()
+    problem = _verify_frame_fields() or _verify_generator_state()
     if problem:
         return problem
+    return None
+
+
+def _verify_generator_state():
+    states = generator_states()
+
+    def gen(seen):
+        seen.append(states[id(made)])
+        yield 1
+        yield from iter((2,))
+
+    seen = []
+    made = gen(seen)
+    created = states[id(made)]
+    next(made)
+    suspended = states[id(made)]
+    next(made)
+    delegating = states[id(made)]
+    made.close()
+    if (created, seen[0], suspended, delegating) != (
+            FRAME_CREATED, FRAME_EXECUTING, FRAME_SUSPENDED, FRAME_SUSPENDED_YIELD_FROM):
+        return "generator frame state offset"
     return None
 
 

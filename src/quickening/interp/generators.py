@@ -46,7 +46,7 @@ class InterpGenerator:
     """The inner object of a generator (and the base of the other kinds)."""
 
     __slots__ = ("frame", "running", "started", "close_value", "primed", "detached",
-                 "__weakref__")
+                 "driver_state", "__weakref__")
     _kind = "generator"
 
     def __init__(self, frame):
@@ -56,6 +56,7 @@ class InterpGenerator:
         self.close_value = None
         self.primed = False
         self.detached = False    # run inline while its driver is not started (_genframes)
+        self.driver_state = 0    # the driver's own frame state while this runs inline
         frame.gen = self
 
     def __iter__(self):

@@ -44,6 +44,8 @@ NATIVE = None        # a generator whose frame CPython runs: advance it natively
 _GEN_DRIVERS = generators.GENERATOR_DRIVER_IDS
 _CORO_DRIVERS = generators.COROUTINE_DRIVER_IDS
 _DONE = -4
+_STATES = facts.generator_states()     # [id(driver)]: its native gi_frame_state
+_EXECUTING = facts.FRAME_EXECUTING
 InterpGenerator = generators.InterpGenerator
 InterpCoroutine = generators.InterpCoroutine
 _current = handled.current
@@ -100,13 +102,17 @@ class _Inline:
     case, shared by nested pushes: it holds nothing per push); otherwise one
     per push, holding the caller's handled exception to restore.
 
+    While the frame runs here its driver (the caller's top of stack, the
+    iterator or receiver) is marked executing, as CPython's generator is: a
+    send(), throw() or close() reaching it meanwhile raises "generator
+    already executing" without touching it (push, then _restore).
+
     A generator whose driver was not started when it was pushed (its first
-    step) runs *detached*: the driver (the caller's top of stack, the
-    iterator or receiver) is started only when the frame first yields, so that
-    close(), throw() and finalization then reach it; a frame that returns or
-    raises first has its driver closed instead, which finishes an unstarted
-    coroutine without the "never awaited" warning and costs no GeneratorExit
-    at its finalization.
+    step) runs *detached*: the driver is started only when the frame first
+    yields, so that close(), throw() and finalization then reach it; a frame
+    that returns or raises first has its driver closed instead, which
+    finishes an unstarted coroutine without the "never awaited" warning and
+    costs no GeneratorExit at its finalization.
     """
     __slots__ = ("exit", "saved")
 
@@ -117,6 +123,7 @@ class _Inline:
     def _leave(self, frame, caller):
         gen = frame.gen
         gen.running = False
+        _STATES[id(caller.stack[-1])] = gen.driver_state
         if gen.detached:
             gen.detached = False
             caller.stack[-1].close()
@@ -130,6 +137,7 @@ class _Inline:
         # frame.pc was set by YIELD_VALUE: the generator resumes there
         gen = frame.gen
         gen.running = False
+        _STATES[id(caller.stack[-1])] = gen.driver_state
         if gen.detached:
             gen.detached = False
             generators.start_driver(caller.stack[-1], gen)
@@ -187,6 +195,9 @@ def push(f, site, inner, sent, inline_class, nxt):
         inner.started = True
         inner.detached = True     # (its driver has not started either: see _Inline)
     inner.running = True
+    driver = id(f.stack[-1])
+    inner.driver_state = _STATES[driver]
+    _STATES[driver] = _EXECUTING
     saved = _current()
     if saved is None:
         # the caller handles no exception: one hook per site serves every push
