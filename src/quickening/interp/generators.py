@@ -46,7 +46,7 @@ class InterpGenerator:
     """The inner object of a generator (and the base of the other kinds)."""
 
     __slots__ = ("frame", "running", "started", "close_value", "primed", "detached",
-                 "driver_state", "__weakref__")
+                 "driver_addr", "__weakref__")
     _kind = "generator"
 
     def __init__(self, frame):
@@ -56,7 +56,7 @@ class InterpGenerator:
         self.close_value = None
         self.primed = False
         self.detached = False    # run inline while its driver is not started (_genframes)
-        self.driver_state = 0    # the driver's own frame state while this runs inline
+        self.driver_addr = 0     # id() of its driver (wrap), whose state _genframes sets
         frame.gen = self
 
     def __iter__(self):
@@ -487,6 +487,7 @@ def wrap(frame, extra_flags=0):
         obj = _with_origin(driver, inner)
     else:
         obj = driver(inner)
+    inner.driver_addr = id(obj)
     # named as the function called is named now (make_gen), the driver as its code
     func = frame.func
     if func is not None:

@@ -45,7 +45,10 @@ _GEN_DRIVERS = generators.GENERATOR_DRIVER_IDS
 _CORO_DRIVERS = generators.COROUTINE_DRIVER_IDS
 _DONE = -4
 _STATES = facts.generator_states()     # [id(driver)]: its native gi_frame_state
-_EXECUTING = facts.FRAME_EXECUTING
+# what a driver's state is while its frame runs inline, and after: not started
+# (detached), or suspended in its `yield from` / `await` (started)
+_EXECUTING, _CREATED = facts.FRAME_EXECUTING, facts.FRAME_CREATED
+_DELEGATING = facts.FRAME_SUSPENDED_YIELD_FROM
 InterpGenerator = generators.InterpGenerator
 InterpCoroutine = generators.InterpCoroutine
 _current = handled.current
@@ -105,7 +108,7 @@ class _Inline:
     While the frame runs here its driver (the caller's top of stack, the
     iterator or receiver) is marked executing, as CPython's generator is: a
     send(), throw() or close() reaching it meanwhile raises "generator
-    already executing" without touching it (push, then _restore).
+    already executing" without touching it (push, then _leave / on_yield).
 
     A generator whose driver was not started when it was pushed (its first
     step) runs *detached*: the driver is started only when the frame first
@@ -123,10 +126,12 @@ class _Inline:
     def _leave(self, frame, caller):
         gen = frame.gen
         gen.running = False
-        _STATES[id(caller.stack[-1])] = gen.driver_state
         if gen.detached:
+            _STATES[gen.driver_addr] = _CREATED
             gen.detached = False
             caller.stack[-1].close()
+        else:
+            _STATES[gen.driver_addr] = _DELEGATING
         saved = self.saved
         if saved is not None:
             frame.inline = None     # keep no reference to the exception
@@ -137,10 +142,12 @@ class _Inline:
         # frame.pc was set by YIELD_VALUE: the generator resumes there
         gen = frame.gen
         gen.running = False
-        _STATES[id(caller.stack[-1])] = gen.driver_state
         if gen.detached:
+            _STATES[gen.driver_addr] = _CREATED
             gen.detached = False
             generators.start_driver(caller.stack[-1], gen)
+        else:
+            _STATES[gen.driver_addr] = _DELEGATING
         saved = self.saved
         if saved is not None:
             frame.inline = None
@@ -195,9 +202,7 @@ def push(f, site, inner, sent, inline_class, nxt):
         inner.started = True
         inner.detached = True     # (its driver has not started either: see _Inline)
     inner.running = True
-    driver = id(f.stack[-1])
-    inner.driver_state = _STATES[driver]
-    _STATES[driver] = _EXECUTING
+    _STATES[inner.driver_addr] = _EXECUTING
     saved = _current()
     if saved is None:
         # the caller handles no exception: one hook per site serves every push
