@@ -63,7 +63,7 @@ class InterpGenerator:
         return self
 
     def __next__(self):
-        return self.send(None)
+        return self._resume(None)     # (send's body: one call less per step)
 
     def _resume(self, value, exc=None):
         if self.primed:

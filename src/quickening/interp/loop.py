@@ -34,7 +34,10 @@ def run_frame(entry, throw=None, saved_handled=NULL):
     enter() started and stopped goes on from there (`saved_handled`: the
     exception handled when it was started, restored when it ends).
     """
-    ts = thread_state()
+    try:
+        ts = _LOCAL.state       # (thread_state(), without a call: once per generator step)
+    except AttributeError:
+        ts = thread_state()
     saved_frame = ts.frame
     if saved_handled is NULL:
         saved_handled = handled.current()
