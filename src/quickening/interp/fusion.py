@@ -43,7 +43,7 @@ from types import FunctionType
 
 from quickening.interp import host, quicken
 from quickening.interp.ops.locals_ops import unbound_deref
-from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH
+from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH, YIELD
 
 _OP = host.OPMAP
 LOAD_FAST, LOAD_CONST, STORE_FAST = _OP["LOAD_FAST"], _OP["LOAD_CONST"], _OP["STORE_FAST"]
@@ -54,6 +54,7 @@ LOAD_FAST_AND_CLEAR = _OP["LOAD_FAST_AND_CLEAR"]
 POP_TOP, PUSH_NULL, COPY, SWAP = _OP["POP_TOP"], _OP["PUSH_NULL"], _OP["COPY"], _OP["SWAP"]
 NOP, END_FOR, IS_OP, UNARY_NOT = _OP["NOP"], _OP["END_FOR"], _OP["IS_OP"], _OP["UNARY_NOT"]
 LOAD_DEREF, STORE_DEREF = _OP["LOAD_DEREF"], _OP["STORE_DEREF"]
+YIELD_VALUE = _OP["YIELD_VALUE"]
 JUMP_FORWARD, JUMP_BACKWARD = _OP["JUMP_FORWARD"], _OP["JUMP_BACKWARD"]
 JUMP_BACKWARD_NO_INTERRUPT = _OP["JUMP_BACKWARD_NO_INTERRUPT"]
 POP_JUMP_IF_TRUE, POP_JUMP_IF_FALSE = _OP["POP_JUMP_IF_TRUE"], _OP["POP_JUMP_IF_FALSE"]
@@ -78,7 +79,8 @@ TERMINATORS = _JUMPS | frozenset(_BRANCHES) | _RETURNS
 FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
 # builtins as they were at start-up: a program replacing builtins.len must not
 # change what the interpreter's own generated code calls
-_NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "RESUME": RESUME, "__builtins__": dict(builtins.__dict__)}
+_NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "RESUME": RESUME, "YIELD": YIELD,
+              "__builtins__": dict(builtins.__dict__)}
 _TEMPLATES = {}     # source text -> its compiled code (runs of one shape share it)
 
 
@@ -1028,6 +1030,14 @@ def _path(run, j, dispatched):
             if site is None or site.family.inline_members(site.oparg):
                 _for_iter(run, p, site)
                 continue
+        if op == YIELD_VALUE and plain[p][0] is HANDLERS[op]:
+            # the frame suspends (ops/control.py yield_value): the path ends here
+            value = run.pop()
+            run.flush()
+            run.emit(f"f.retval = {value}")
+            run.emit(f"f.pc = {plain[p][2]}")
+            run.emit("return YIELD")
+            return count
         if (op == LOAD_DEREF or op == STORE_DEREF) and plain[p][0] is HANDLERS[op]:
             _deref(run, p, op, opargs[p])
             continue

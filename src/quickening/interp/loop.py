@@ -159,20 +159,19 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                         # its next activation may have another caller (_datastack.state)
                         if f.gen_ds is not None:
                             f.gen_ds = None
-                    if pc == YIELD and f.trace is not None:
-                        tracing.on_return(ts, f, f.retval)
-                    if pc == YIELD and f is not entry:
-                        # a generator frame run inline by FOR_ITER_GEN / SEND_GEN
-                        back = f.back
-                        f.back = None
-                        value = f.retval
-                        f.retval = None
-                        ts.frame = back
-                        callee, f = f, back
-                        pc = callee.inline.on_yield(callee, value, f)
-                        callee = value = None
-                        continue
-                    if pc == YIELD:
+                        if f.trace is not None:
+                            tracing.on_return(ts, f, f.retval)
+                        if f is not entry:
+                            # a generator frame run inline by FOR_ITER_GEN / SEND_GEN
+                            back = f.back
+                            f.back = None
+                            value = f.retval
+                            f.retval = None
+                            ts.frame = back
+                            callee, f = f, back
+                            pc = callee.inline.on_yield(callee, value, f)
+                            callee = value = None
+                            continue
                         # the generator's driver suspends with the innermost exception
                         # state, its own: what the frame handles, not what its caller
                         # did (which CPython's suspended generator does not keep)

@@ -49,6 +49,7 @@ _generator_state = _genframes.generator_state
 _coroutine_state = _genframes.coroutine_state
 _DEOPT = _genframes.DEOPT
 _INNER_TYPES = (_genframes.InterpGenerator, _genframes.InterpCoroutine)
+_InterpGenerator = _genframes.InterpGenerator
 _SendReturn = _genframes.SendReturn
 _push = _genframes.push
 _gi_yieldfrom = _genframes.gi_yieldfrom   # (the driver's own: see _genframes.py)
@@ -60,7 +61,8 @@ def send_gen(f, stack, site, nxt):
     t = type(receiver)
     if t is GeneratorType:
         inner = _gi_yieldfrom(receiver)
-        if type(inner) not in _INNER_TYPES or inner.running or inner.frame.pc < 0:
+        # (the common case first: a suspended interpreted generator delegated to)
+        if type(inner) is not _InterpGenerator or inner.running or inner.frame.pc < 0:
             inner = _generator_state(receiver)
     elif t is CoroutineType:
         inner = _cr_await(receiver)
