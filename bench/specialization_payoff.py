@@ -10,7 +10,7 @@ workload, the slowdown of each interpreted mode against native and the
 ratio no-spec / default (above 1: specialization pays).
 
 Why the ratio is what it is: a generic instruction here is one C-level
-operation (`a + b`, `getattr(o, name)`, `o[i]`) that CPython already runs
+operation (`a + b`, `o.name`, `o[i]`) that CPython already runs
 with its own internal caches, while a specialized member must first run
 the guard CPython's member runs -- an exact type check, and for attribute
 members a type version and an object's inline-values flag read from memory
