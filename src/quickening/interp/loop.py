@@ -13,9 +13,11 @@ that this loop turns into a frame switch.
 
 import sys
 
-from quickening.interp import handled, tracebacks, tracing
+from quickening.interp import handled, host, tracebacks, tracing
 from quickening.interp.frame import _LOCAL, thread_state
-from quickening.interp.ops.registry import NULL, RESUME, RETURN, SWITCH, YIELD
+from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH, YIELD
+
+_YIELD_VALUE = host.OPMAP["YIELD_VALUE"]
 
 # The recursion limit interpreted frames are held to (their depth counts the
 # program's frames, not the interpreter's own host frames): set by
@@ -156,12 +158,14 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                         callee = value = None
                         continue
                     if pc == YIELD:
-                        # its next activation may have another caller (_datastack.state)
-                        if f.gen_ds is not None:
-                            f.gen_ds = None
-                        if f.trace is not None:
-                            tracing.on_return(ts, f, f.retval)
-                        if f is not entry:
+                        while pc == YIELD:
+                            # its next activation may have another caller (_datastack.state)
+                            if f.gen_ds is not None:
+                                f.gen_ds = None
+                            if f.trace is not None:
+                                tracing.on_return(ts, f, f.retval)
+                            if f is entry:
+                                break
                             # a generator frame run inline by FOR_ITER_GEN / SEND_GEN
                             back = f.back
                             f.back = None
@@ -171,6 +175,14 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                             callee, f = f, back
                             pc = callee.inline.on_yield(callee, value, f)
                             callee = value = None
+                            h, arg, nxt = f.info.instrs[pc]
+                            if h is HANDLERS[_YIELD_VALUE] and f.trace is None:
+                                # the caller yields the value on at once (a `yield from`
+                                # chain): its YIELD_VALUE (ops/control.py), done here
+                                f.retval = f.stack.pop()
+                                f.pc = nxt
+                                pc = YIELD
+                        if pc != YIELD:
                             continue
                         # the generator's driver suspends with the innermost exception
                         # state, its own: what the frame handles, not what its caller
