@@ -697,6 +697,27 @@ r = [get() for _ in range(3)]
 """, "a warning issued by C code (partial.__get__, Decimal.__format__ 'N') with stacklevel 1 "
      "names the innermost host frame, the handler's (test_functools test_partial_as_method, "
      "test_decimal CFormatTest.test_deprecated_N_format)"),
+    "trace_generator_resumed_in_yield_from": ("""
+import sys
+def leaf(n):
+    for i in range(n):
+        yield i
+def mid(n):
+    yield from leaf(n)
+def top(n):
+    yield from mid(n)
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ("leaf", "mid", "top"):
+        events.append((frame.f_code.co_name, event, frame.f_lineno))
+    return tracer
+g = top(3)
+next(g)
+sys.settrace(tracer)
+next(g)
+sys.settrace(None)
+""", "a traced generator resumed inside `yield from` reports a 'line' event for the "
+     "line it resumes on (CPython 3.13 reports only 'call' there)"),
 }
 
 
