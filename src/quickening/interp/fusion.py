@@ -68,12 +68,11 @@ SIMPLE = frozenset({LOAD_FAST, LOAD_CONST, STORE_FAST, LOAD_FAST_LOAD_FAST, STOR
                     NOP, END_FOR, IS_OP, UNARY_NOT})
 # instructions that end a run (no tail after them)
 _JUMPS = frozenset({JUMP_FORWARD, JUMP_BACKWARD, JUMP_BACKWARD_NO_INTERRUPT})
-_BRANCHES = {POP_JUMP_IF_TRUE: "if {v}:", POP_JUMP_IF_FALSE: "if not {v}:",
-             POP_JUMP_IF_NONE: "if {v} is None:", POP_JUMP_IF_NOT_NONE: "if {v} is not None:"}
+# conditional branches: the test under which each falls through (its side written first)
 _FALLS_THROUGH = {POP_JUMP_IF_TRUE: "if not {v}:", POP_JUMP_IF_FALSE: "if {v}:",
                   POP_JUMP_IF_NONE: "if {v} is not None:", POP_JUMP_IF_NOT_NONE: "if {v} is None:"}
 _RETURNS = frozenset({RETURN_VALUE, RETURN_CONST})
-TERMINATORS = _JUMPS | frozenset(_BRANCHES) | _RETURNS
+TERMINATORS = _JUMPS | frozenset(_FALLS_THROUGH) | _RETURNS
 
 # generated code carries a file name inside the package: tracebacks drop it
 FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
@@ -181,10 +180,10 @@ def _load_attr_shape(oparg, arg):
     return Shape(1, [value, "NULL"] if oparg & 1 else [value])
 
 
-def store_attr_shape(name, arg="{arg}"):
-    """The generic STORE_ATTR of name ({1}.name = {0}); arg: how templates name it otherwise."""
+def store_attr_shape(name):
+    """The generic STORE_ATTR of name: {1}.name = {0} (setattr when not writable so)."""
     attr = source_attribute(name)
-    return Shape(2, effects=[f"{{1}}.{attr} = {{0}}" if attr else f"setattr({{1}}, {arg}, {{0}})"])
+    return Shape(2, effects=[f"{{1}}.{attr} = {{0}}" if attr else "setattr({1}, {arg}, {0})"])
 
 
 GENERIC[_OP["LOAD_ATTR"]] = _load_attr_shape
@@ -358,7 +357,7 @@ def _terminate(run, op, arg, nxt, dispatched):
             return _follow(run, arg, dispatched)
         run.flush()
         run.emit(f"return {arg}")
-    elif op in _BRANCHES:
+    elif op in _FALLS_THROUGH:
         value = run.pop()
         run.flush()
         run.emit(_FALLS_THROUGH[op].format(v=value))
@@ -555,11 +554,10 @@ def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
     counter runs out (its handler specializes and dispatches the instruction
     again) or, for a family without a base shape, on a miss (after 53 the
     site re-specializes, and a site doing that is not fixed): the run then
-    leaves for the loop,
-    which runs the instruction and what follows through the table up to the
-    next entry point.  (Fewer lines to compile.  At an entry point the
-    instruction runs before leaving: dispatched there, its own run would
-    start again.)"""
+    leaves for the loop, which runs the instruction and what follows through
+    the table up to the next entry point.  (Fewer lines to compile.  At an
+    entry point the instruction runs before leaving: dispatched there, its
+    own run would start again.)"""
     run.emit("else:")
     _put(run, kept + ops, 1)
     if rare:
@@ -826,7 +824,14 @@ def _names_attribute(shape):
 _ENDS = _JUMPS | _RETURNS | {host.OPMAP["RAISE_VARARGS"], host.OPMAP["RERAISE"]}
 
 
-def _joins(info):
+def _targets(info):
+    """Where jumps and exception handlers land, once per jump or handler."""
+    targets = [ins.jump_target // 2 for ins in dis.get_instructions(info.code)
+               if ins.jump_target is not None]
+    return targets + [e.target for e in info.exc_entries]
+
+
+def _joins(info, targets):
     """Instructions control reaches from more than one place (where an if/else
     joins, a loop's head, a handler): a run leaves for the loop there, so that
     each instruction is written in one run only."""
@@ -836,30 +841,23 @@ def _joins(info):
     for k in range(1, len(starts)):
         if opcodes[starts[k - 1]] not in _ENDS:
             incoming[starts[k]] = 1
-    for ins in dis.get_instructions(info.code):
-        if ins.jump_target is not None:
-            t = ins.jump_target // 2
-            incoming[t] = incoming.get(t, 0) + 1
-    for e in info.exc_entries:
-        incoming[e.target] = incoming.get(e.target, 0) + 1
+    for t in targets:
+        incoming[t] = incoming.get(t, 0) + 1
     return frozenset(pc for pc, n in incoming.items() if n > 1)
 
 
-def _entry_points(info):
+def _entry_points(info, targets):
     """Instructions the loop may be asked to dispatch: the first one, jump and
     exception-handler targets, and each one after an instruction that is not
     simple (where a frame resumes after a call or a yield)."""
     starts = info.starts
     opcodes = info.opcodes
     points = {starts[0]}
-    points.update(e.target for e in info.exc_entries)
-    for ins in dis.get_instructions(info.code):
-        if ins.jump_target is not None:
-            points.add(ins.jump_target // 2)
+    points.update(targets)
     for k in range(1, len(starts)):
         if opcodes[starts[k - 1]] not in SIMPLE:
             points.add(starts[k])
-    return sorted(points)
+    return points
 
 
 # -- when: a code object is fused once it is warm ---------------------------------------
@@ -911,8 +909,9 @@ def fuse(info):
     """
     info.start_index = {pc: k for k, pc in enumerate(info.starts)}
     instrs = info.instrs
-    info.entry_points = frozenset(_entry_points(info))
-    info.joins = _joins(info)
+    targets = _targets(info)
+    info.entry_points = frozenset(_entry_points(info, targets))
+    info.joins = _joins(info, targets)
     for pc in info.entry_points:
         instrs[pc] = (_lazy, pc, None)
 
@@ -1068,8 +1067,8 @@ def _follow(run, pc, dispatched, side=False):
     for the loop there; how many instructions were written.  side: written one
     level in, after an `if` (the state of the stack simulated is restored after
     it for the other side)."""
-    saved = run.depth, list(run.pending), list(run.live)
     if side:
+        saved = run.depth, list(run.pending), list(run.live)
         run.depth += 1
     if (pc in run.written or pc in run.info.joins or len(run.written) >= MAX_RUN
             or _cold(run.info, pc)):
@@ -1079,7 +1078,7 @@ def _follow(run, pc, dispatched, side=False):
     else:
         count = _path(run, run.info.start_index[pc], dispatched)
     if side:
-        run.depth, run.pending, run.live = saved[0], list(saved[1]), saved[2]
+        run.depth, run.pending, run.live = saved
     return count
 
 

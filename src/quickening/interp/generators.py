@@ -546,8 +546,7 @@ def _driver_for(info, template, globals_):
                                          co_firstlineno=real.co_firstlineno, co_flags=flags)
         code = code.replace(co_linetable=_flat_linetable(code))
         tracebacks.INTERNAL_CODES.add(code)
-        DRIVEN_INFO[id(code)] = info
-        tracebacks.DRIVER_CODE_IDS.add(id(code))
+        tracebacks.DRIVEN[id(code)] = info
         if template is _drive_coroutine:
             COROUTINE_DRIVER_IDS.add(id(code))
         elif template is _drive_async_generator:
@@ -562,7 +561,6 @@ def _driver_for(info, template, globals_):
 _KIND_FLAGS = (host.CO_GENERATOR | host.CO_COROUTINE | host.CO_ITERABLE_COROUTINE
                | host.CO_ASYNC_GENERATOR)
 info_keepalive = []   # the CodeInfos keyed by id() above stay alive
-DRIVEN_INFO = {}      # id(a driver's code) -> the CodeInfo of the code it drives
 
 
 # -- what a program sees of a driver: its interpreted frame -------------------------
@@ -641,7 +639,7 @@ def _views(prefix, code_attr, frame_attr, await_attr, driver_ids, native):
 
     def code_view(obj):
         # the code of the function called (its __code__), finished or not
-        info = DRIVEN_INFO.get(id(get_code(obj)))
+        info = tracebacks.DRIVEN.get(id(get_code(obj)))
         if info is None:
             return native
         return info.trampoline or info.code

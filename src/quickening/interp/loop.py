@@ -178,10 +178,8 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                             h, arg, nxt = f.info.instrs[pc]
                             if h is HANDLERS[_YIELD_VALUE] and f.trace is None:
                                 # the caller yields the value on at once (a `yield from`
-                                # chain): its YIELD_VALUE (ops/control.py), done here
-                                f.retval = f.stack.pop()
-                                f.pc = nxt
-                                pc = YIELD
+                                # chain): its YIELD_VALUE run here, no round of the loop
+                                pc = h(f, f.stack, arg, nxt)
                         if pc != YIELD:
                             continue
                         # the generator's driver suspends with the innermost exception

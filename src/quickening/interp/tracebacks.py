@@ -25,10 +25,11 @@ _PROGRAM_DIRS = (os.path.join(_PACKAGE_DIR, "cpython_tests") + os.sep,)
 _internal_by_code = {}
 # code objects of trampolines and generator drivers (registered by functions.py)
 INTERNAL_CODES = set()
-# ids of the generator drivers' codes (generators.py): an exception thrown into a
-# driver not started yet is raised at its start (tb_lasti 2, after RETURN_GENERATOR)
-# without reaching the interpreted frame, which CPython's traceback names there
-DRIVER_CODE_IDS = set()
+# id(a generator driver's code) -> the CodeInfo of the code it drives (filled by
+# generators._driver_for).  An exception thrown into a driver not started yet is
+# raised at its start (tb_lasti 2, after RETURN_GENERATOR) without reaching the
+# interpreted frame, which CPython's traceback names there
+DRIVEN = {}
 
 _getframe = sys._getframe     # (the host's, before hostframes.install replaces it)
 _RETURN_GENERATOR = host.OPMAP["RETURN_GENERATOR"]
@@ -65,7 +66,7 @@ def strip_internal(tb, upto_interpreted=False):
         cached = known.get(cid)      # (is_internal's cache, read here: this loop is hot)
         if not (cached[1] if cached is not None and cached[0] is code else is_internal(code)):
             entries.append(tb)
-        elif tb.tb_lasti <= 2 and cid in DRIVER_CODE_IDS:
+        elif tb.tb_lasti <= 2 and cid in DRIVEN:
             entries.append(_unstarted_entry(tb))
         tb = tb.tb_next
     rest = tb

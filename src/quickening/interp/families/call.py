@@ -579,12 +579,12 @@ def _make_py_exact_args(site, cache, seen):
     n = oparg + 2
     seen_ref = weakref.ref(seen)
     seen_version = _version_view(seen)
+    size = _framesize(info.code)     # the version pins the code
     if tail is None:
         if not info.is_generator_like:
             return py_exact_args
         # a generator-like function: its frame is made, not run (RETURN_GENERATOR
         # leaves at once with the generator object), after the same checks
-        size = _framesize(info.code)
         self_slot = argcount == oparg + 1     # o.m(...): (function, self, args...)
 
         def call_py_exact_args_generator(f, stack, site, nxt):
@@ -601,7 +601,6 @@ def _make_py_exact_args(site, cache, seen):
                 return nxt
             return py_exact_args(f, stack, site, nxt)
         return call_py_exact_args_generator
-    size = _framesize(info.code)     # the version pins the code
     facts_ = (seen_ref, seen_version, version, _FVS, size, _ds_state, FunctionType, Frame, info, tail,
               _enter, _deep)
 
