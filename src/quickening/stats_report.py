@@ -18,8 +18,9 @@ JSON schema `quickening-stats/2`:
         "respecializations": successes after the first,
         "types": [[operand types, count], ...] (most common first)}]}
 
-Executions and types are counted only when statistics were requested before
-the program ran; the other fields always.
+Executions, types and misses are counted only when statistics were requested
+before the program ran (fused runs, used otherwise, do not count them); the
+other fields always.
 """
 
 import json

@@ -461,7 +461,7 @@ def _dispatch(run, pc, last, members=(), base=None):
             if members:
                 held = " or ".join(f"h is {run.param(handler)}" for handler, _ in members)
                 _branch(run, "elif", f"({held}) and {test}", base, ops, names,
-                        outs, prologue=(f"{site}.misses += 1", f"{cells}[{ci}] = c - 16"))
+                        outs, prologue=(f"{cells}[{ci}] = c - 16",))
             _branch(run, keyword if not members else "elif",
                     f"h is {run.param(site_obj.base_handler)} and {test}",
                     base, ops, names, outs, prologue=(f"{cells}[{ci}] = c - 16",))
@@ -643,7 +643,7 @@ def _site(run, p, last, site):
         _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
         if base is not None:
             _branch(run, "elif", base_test, base, ops, base_names, outs,
-                    prologue=(f"{run.param(site)}.misses += 1", f"{cells}[{ci}] = c - 16"))
+                    prologue=(f"{cells}[{ci}] = c - 16",))
     else:
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))

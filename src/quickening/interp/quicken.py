@@ -106,7 +106,8 @@ class Site:
 
     __slots__ = ("info", "pc", "nxt", "cells", "ci", "base", "base_handler", "arg", "oparg",
                  "family", "cache", "inplace", "fused_in",
-                 # statistics (cheap ones always; executions and types only with --stats)
+                 # statistics: exact under --stats (every site then goes through its
+                 # handler); a fused run does not count misses, nor executions and types
                  "misses", "attempts", "successes", "failures", "respecializations",
                  "executions", "specialized_executions", "types", "deopts", "__weakref__")
 

@@ -445,16 +445,17 @@ drive()
 
 def _interpreted_sites(source, fn_name):
     """Run source in this process with specialization on (another test module
-    may have switched it off process-wide when it was collected)."""
+    may have switched it off process-wide when it was collected) and statistics
+    collected (misses are counted only then)."""
     from quickening import api
     from quickening.interp import quicken, sitestate
     ns = {"__name__": "__case__"}
-    saved = quicken.Config.specialize
-    quicken.Config.specialize = True
+    saved = quicken.Config.specialize, quicken.Config.collect_stats
+    quicken.Config.specialize = quicken.Config.collect_stats = True
     try:
         api.run_code(compile(source, "<case>", "exec"), ns)
     finally:
-        quicken.Config.specialize = saved
+        quicken.Config.specialize, quicken.Config.collect_stats = saved
     info = sitestate.info_of(ns[fn_name])
     return [s for s in info.sites if s.family.name == "CALL"], ns
 

@@ -41,6 +41,7 @@ from quickening.interp.frame import Frame
 from quickening.interp.fusion import Shape, SiteShape
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
+from quickening.interp.typewatch import token
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
 from quickening.interp.families._datastack import state as _ds_state
@@ -918,8 +919,9 @@ def _init_cache(tp, version, init):
 
 def _make_alloc_and_enter_init(site, tp, cache):
     """ALLOC_AND_ENTER_INIT for this site: the class seen at specialization
-    (held weakly, its version read through a view made once), __init__'s code
-    unchanged and run by the interpreter; anything else takes the full member."""
+    (held weakly, its version read through a view made once; in fused runs its
+    typewatch token), __init__'s code unchanged and run by the interpreter;
+    anything else takes the full member."""
     version, init_ref, code, argcount, info, tail, has_free = cache
     oparg = site.oparg
     if tail is None or has_free or argcount != oparg + 1:
@@ -949,7 +951,7 @@ def _make_alloc_and_enter_init(site, tp, cache):
                 return _enter_and_push(f, stack, frame, nxt)
         return alloc_and_enter_init(f, stack, site, nxt)
     return ALLOC_AND_ENTER_INIT_IN_PLACE.facts(
-        call_alloc_and_enter_init, seen_ref, seen_version, version, init_ref, code, _has_space,
+        call_alloc_and_enter_init, seen_ref, token(tp, version), version, init_ref, code, _has_space,
         size, _object_new, info, tail, Frame, _INIT_CLEANUP, _enter)
 
 
@@ -960,7 +962,7 @@ def _alloc_and_enter_init_shape(oparg):
     args = "".join(f", {{{i}}}" for i in range(2, oparg + 2))
     return Shape(
         oparg + 2, ["{r0}"], consts=None,
-        guard="{0} is {c0}() and {c1}[0] == {c2} and {1} is NULL and (init := {c3}()) is not None"
+        guard="{0} is {c0}() and {c1}[0] and {1} is NULL and (init := {c3}()) is not None"
               " and init.__code__ is {c4} and {c5}(f, {c6})",
         effects=["obj = {c7}({0})",
                  "frame = {c10}({c8}, [obj" + args + "{c9_items}], init.__globals__, init.__builtins__, "

@@ -38,6 +38,7 @@ from quickening.interp.frame import Frame
 from quickening.interp.fusion import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
+from quickening.interp.typewatch import token
 
 FAMILY = Family("LOAD_ATTR", [
     "LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_MODULE", "LOAD_ATTR_WITH_HINT", "LOAD_ATTR_SLOT",
@@ -524,7 +525,7 @@ def u32_view(addr):
 # NULL slot; {c0}.. are the member's facts, as named where it is made
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0})] and "
+    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})] and "
           "({r0} := getattr({0}, {c4}, NULL)) is not NULL"))
 
 
@@ -593,7 +594,7 @@ def _make_instance_value(site, tv, t, index):
                 cells[site.ci] = counter - 16
                 stack[-1] = getattr(owner, name)
                 return nxt
-        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, weakref.ref(t), tview, tv,
+        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, weakref.ref(t), token(t, tv), tv,
                                       valid_at, name)
     else:
         def load_attr_instance_value(f, stack, site, nxt):
@@ -649,7 +650,7 @@ def _make_with_hint(site, tv, t, hint):
 # fused runs: the type guard, getattr's default for the empty slot
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] == {c2} and "
+    guard="type({0}) is {c0}() and {c1}[0] and "
           "({r0} := getattr({0}, {c3}, NULL)) is not NULL"))
 
 
@@ -673,7 +674,7 @@ def _make_slot(site, tv, t, offset, cheap):
                     return nxt
             site.misses += 1
             return load_attr(f, stack, site, nxt)
-        return SLOT_IN_PLACE.facts(load_attr_slot, weakref.ref(t), tview, tv, name)
+        return SLOT_IN_PLACE.facts(load_attr_slot, weakref.ref(t), token(t, tv), tv, name)
 
     def load_attr_slot(f, stack, site, nxt):
         owner = stack[-1]
@@ -729,12 +730,12 @@ def _make_class(site, tv, cls, descr):
             return nxt
         site.misses += 1
         return load_attr(f, stack, site, nxt)
-    return CLASS_IN_PLACE.facts(load_attr_class, weakref.ref(cls), tview, tv)
+    return CLASS_IN_PLACE.facts(load_attr_class, weakref.ref(cls), token(cls, tv), tv)
 
 
 CLASS_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="{0} is {c0}() and {c1}[0] == {c2}"))
+    guard="{0} is {c0}() and {c1}[0]"))
 
 
 def _frame_args(info, fn, args):
@@ -795,7 +796,7 @@ def _make_getattribute(site, tv, t, fv, getattribute, info, name):
 
 METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{c6}", "{0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] == {c2} and {c3}[id({0})] and "
+    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})] and "
           "{c4}[0] == {c5}"))
 
 
@@ -828,7 +829,7 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
         stack.append(self_)
         return nxt
     return METHOD_WITH_VALUES_IN_PLACE.facts(load_attr_method_with_values, weakref.ref(t),
-                                             tview, tv, valid_at, kview, kv, descr)
+                                             token(t, tv), tv, valid_at, kview, kv, descr)
 
 
 def _make_method_no_dict(site, tv, t, descr):

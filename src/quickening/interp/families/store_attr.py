@@ -22,6 +22,7 @@ from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
 from quickening.interp.fusion import Shape, SiteShape, store_attr_shape
 from quickening.interp.quicken import Family
+from quickening.interp.typewatch import token
 
 FAMILY = Family("STORE_ATTR", [
     "STORE_ATTR_INSTANCE_VALUE", "STORE_ATTR_SLOT", "STORE_ATTR_WITH_HINT",
@@ -120,13 +121,13 @@ def _make_instance_value(site, tv, t, index):
         setattr(owner, name, stack.pop())
         return nxt
     return INSTANCE_VALUE_IN_PLACE.facts(store_attr_instance_value, weakref.ref(t),
-                                         tview, tv, M64, MANAGED_DICT_OFFSET, valid_at)
+                                         token(t, tv), tv, M64, MANAGED_DICT_OFFSET, valid_at)
 
 
 # in place in fused runs (fusion.py): the same guard and store
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["{1}.{name} = {0}"], consts=None,
-    guard="type({1}) is {c0}() and {c1}[0] == {c2} and "
+    guard="type({1}) is {c0}() and {c1}[0] and "
           "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa]"))
 FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
@@ -161,9 +162,9 @@ def _make_slot(site, tv, t):
             return nxt
         site.misses += 1
         return store_attr(f, stack, site, nxt)
-    return SLOT_IN_PLACE.facts(store_attr_slot, weakref.ref(t), tview, tv)
+    return SLOT_IN_PLACE.facts(store_attr_slot, weakref.ref(t), token(t, tv), tv)
 
 
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["{1}.{name} = {0}"], consts=None,
-    guard="type({1}) is {c0}() and {c1}[0] == {c2}"))
+    guard="type({1}) is {c0}() and {c1}[0]"))
