@@ -70,6 +70,17 @@ def test_fidelity_json_schema_and_agreement_on_binary_ops(program, tmp_path):
     assert binop == []
 
 
+def test_fidelity_of_a_program_in_the_temp_dir(program, tmp_path):
+    # the native side's helper is written to a temporary directory, here inside the
+    # program's: its own code is not the program's
+    report = tmp_path / "fidelity.json"
+    out = subprocess.run([PYTHON, "-m", "quickening", "fidelity", "--json", str(report),
+                          str(program)], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})
+    data = json.loads(report.read_text())
+    assert data["disagreements"] == [], out.stdout
+
+
 def test_run_stats_json_lists_sites(program, tmp_path):
     report = tmp_path / "stats.json"
     out = _quickening("run", "--stats", "--stats-json", str(report), str(program), cwd=program.parent)

@@ -44,6 +44,7 @@ if _path:
     os.environ["PYTHONPATH"] = _path
 else:
     os.environ.pop("PYTHONPATH", None)
+own_file = os.path.realpath(__file__)
 seen = {}
 def audit(event, args):
     if event == "exec" and args and isinstance(args[0], types.CodeType):
@@ -67,6 +68,8 @@ def dump():
     for code in codes.values():
         if not (os.path.isabs(code.co_filename) and
                 os.path.realpath(code.co_filename).startswith(program_dir + os.sep)):
+            continue
+        if os.path.realpath(code.co_filename) == own_file:   # (a program in the temp dir)
             continue
         for offset, form, counter, cls in sitestate.native_sites(code, versions):
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])

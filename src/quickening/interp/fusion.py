@@ -92,14 +92,18 @@ class Shape:
     member's shape has a `guard`: the member's own guard, written over the
     operands; when it fails (or the site holds another form) the instruction
     runs through the table instead.  `raises`: the expressions may raise or
-    call out (the instruction is then the one the frame is at).
+    call out (the instruction is then the one the frame is at).  `fallible`: an
+    exception class the effects and results raise where the member misses after
+    its guard passed (an empty slot): the instruction then goes through the
+    table, which counts the miss and runs the base instruction.
     """
 
-    __slots__ = ("npop", "results", "guard", "effects", "raises", "consts")
+    __slots__ = ("npop", "results", "guard", "effects", "raises", "consts", "fallible")
 
-    def __init__(self, npop, results=(), guard=None, effects=(), raises=True, consts=()):
+    def __init__(self, npop, results=(), guard=None, effects=(), raises=True, consts=(),
+                 fallible=None):
         self.npop, self.results, self.guard = npop, tuple(results), guard
-        self.effects, self.raises = tuple(effects), raises
+        self.effects, self.raises, self.fallible = tuple(effects), raises, fallible
         # values the templates name {c0}, {c1} ... (a member's cached facts); {r0} ...
         # name the temps receiving the results (a guard may assign them)
         self.consts = None if consts is None else tuple(consts)
@@ -452,7 +456,7 @@ def _dispatch(run, pc, last, members=(), base=None):
                 facts = [run.param(v) for v in shape.consts]
             names, prologue = _member_names(run, pc, shape, facts, outs, kept, ops)
             _branch(run, keyword, f"h is {h} and ({_fill(shape.guard, ops, names)})",
-                    shape, ops, names, outs, prologue)
+                    shape, ops, names, outs, prologue, _leaving(run, pc, at, kept + ops))
             keyword = "elif"
         if base is not None:
             cells, ci = run.param(site_obj.cells), run.param(site_obj.ci)
@@ -559,19 +563,16 @@ def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
     entry point the instruction runs before leaving: dispatched there, its
     own run would start again.)"""
     run.emit("else:")
-    _put(run, kept + ops, 1)
     if rare:
-        if pc in run.info.entry_points:     # (dispatched there, this run would start again)
-            run.emit(f"h, a, n = _instrs[{at}]", 1)
-            run.emit("return h(f, stack, a, n)", 1)
-        else:
-            run.emit(f"return {at}", 1)
+        for line in _leaving(run, pc, at, kept + ops):
+            run.emit(line, 1)
         for out in outs:
             run.push(out)
         if last:
             run.flush()
             run.emit(f"return {run.param(run.info.plain[pc][2])}")
         return
+    _put(run, kept + ops, 1)
     # the stack holds them now: the locals let go, so a callee sees the references
     # CPython's stack has (they stay bound, as the other paths leave them)
     held = list(dict.fromkeys(t for t in kept + ops if t in run.live))
@@ -640,7 +641,8 @@ def _site(run, p, last, site):
         facts = held[1:] if shape.consts is None else shape.consts
         names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept,
                                         ops, facts)
-        _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue)
+        _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue,
+                _leaving(run, p, at, kept + ops))
         if base is not None:
             _branch(run, "elif", base_test, base, ops, base_names, outs,
                     prologue=(f"{cells}[{ci}] = c - 16",))
@@ -679,20 +681,38 @@ def _put(run, names, indent=0):
     return lines
 
 
-def _branch(run, keyword, condition, shape, ops, names, outs, prologue=()):
-    """`if condition:` (or elif) running shape's effects and assigning its results to outs."""
+def _leaving(run, pc, at, values):
+    """Lines leaving the run for the loop to run instruction pc (at: its `at`) through
+    the table, the values below and its operands put on the stack first."""
+    lines = _put(None, values)
+    if pc in run.info.entry_points:     # (dispatched there, this run would start again)
+        return lines + [f"h, a, n = _instrs[{at}]", "return h(f, stack, a, n)"]
+    return lines + [f"return {at}"]
+
+
+def _branch(run, keyword, condition, shape, ops, names, outs, prologue=(), leave=()):
+    """`if condition:` (or elif) running shape's effects and assigning its results to
+    outs; for a fallible shape, `leave` when they raise its exception."""
     run.emit(f"{keyword} {_fold(condition, ops, run)}:")
     for line in prologue:
         run.emit(line, 1)
+    indent = 1
+    if shape.fallible:
+        run.emit("try:", 1)
+        indent = 2
     for effect in shape.effects:
-        run.emit(_fill(effect, ops, names), 1)
+        run.emit(_fill(effect, ops, names), indent)
     assigned = False
     for out, result in zip(outs, shape.results):
         value = _fill(result, ops, names)
         if value != out:           # (a guard may have assigned it already)
-            run.emit(f"{out} = {value}", 1)
+            run.emit(f"{out} = {value}", indent)
             assigned = True
-    if not shape.effects and not assigned and not prologue:
+    if shape.fallible:
+        run.emit(f"except {shape.fallible}:", 1)
+        for line in leave:
+            run.emit(line, 2)
+    elif not shape.effects and not assigned and not prologue:
         run.emit("pass", 1)
 
 

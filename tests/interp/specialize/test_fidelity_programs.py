@@ -129,6 +129,34 @@ for i in range(30):
     make(i)
     junk.append([[j] for j in range(2000)])
 """}),
+    # fused runs read an instance value or a slot as `o.name`: an empty one (the
+    # attribute deleted once the loop is hot) is a miss, counted as CPython does
+    "emptied_slots_in_hot_loops": ({"main.py": """
+class P:
+    def __init__(self, x):
+        self.x = x
+class S:
+    __slots__ = ("x",)
+    def __init__(self, x):
+        self.x = x
+def total(ps):
+    t = 0
+    for p in ps:
+        try:
+            t += p.x
+        except AttributeError as e:
+            t += 1000 + (e.__context__ is None)
+    return t
+for cls in (P, S):
+    ps = [cls(i) for i in range(50)]
+    out = []
+    for k in range(40):
+        if k == 20:
+            for p in ps[::3]:
+                del p.x
+        out.append(total(ps))
+    print(out)
+"""}),
 }
 
 

@@ -521,12 +521,12 @@ def u32_view(addr):
     return M8[addr:addr + 4].cast("I")
 
 
-# in place in fused runs (fusion.py): the same guard, getattr's default for the
-# NULL slot; {c0}.. are the member's facts, as named where it is made
+# in place in fused runs (fusion.py): the same guard, the value read as `o.name`
+# (the host specializes it), whose AttributeError is the NULL slot's miss; {c0}..
+# are the member's facts, as named where it is made
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})] and "
-          "({r0} := getattr({0}, {c4}, NULL)) is not NULL"))
+    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
+    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})]", fallible="AttributeError"))
 
 
 def _base_shape(oparg, name):
@@ -647,11 +647,11 @@ def _make_with_hint(site, tv, t, hint):
 
 
 # LOAD_ATTR_SLOT of a slot that getattr's AttributeError tells empty, in place in
-# fused runs: the type guard, getattr's default for the empty slot
+# fused runs: the type guard, then `o.name`, whose AttributeError is the empty
+# slot's miss
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] and "
-          "({r0} := getattr({0}, {c3}, NULL)) is not NULL"))
+    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
+    guard="type({0}) is {c0}() and {c1}[0]", fallible="AttributeError"))
 
 
 def _make_slot(site, tv, t, offset, cheap):
