@@ -670,6 +670,37 @@ def t():
     return r() is None
 r = [t() for _ in range(4)]
 """,
+    # a traced generator resumes after the instruction it yielded at: no 'line'
+    # event for the line it goes on with (plain yield, yield from chains, send)
+    "trace_generator_resumed": """
+import sys
+def leaf(n):
+    for i in range(n):
+        yield i
+def mid(n):
+    yield from leaf(n)
+def top(n):
+    yield from mid(n)
+def plain():
+    x = yield 1
+    y = yield 2
+    return x, y
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ("leaf", "mid", "top", "plain"):
+        events.append((frame.f_code.co_name, event, frame.f_lineno))
+    return tracer
+g = top(3)
+next(g)
+p = plain(); next(p)
+sys.settrace(tracer)
+next(g)
+next(g)
+p.send(5)
+g2 = leaf(2)
+next(g2); next(g2)
+sys.settrace(None)
+""",
 }
 
 
@@ -697,27 +728,6 @@ r = [get() for _ in range(3)]
 """, "a warning issued by C code (partial.__get__, Decimal.__format__ 'N') with stacklevel 1 "
      "names the innermost host frame, the handler's (test_functools test_partial_as_method, "
      "test_decimal CFormatTest.test_deprecated_N_format)"),
-    "trace_generator_resumed_in_yield_from": ("""
-import sys
-def leaf(n):
-    for i in range(n):
-        yield i
-def mid(n):
-    yield from leaf(n)
-def top(n):
-    yield from mid(n)
-events = []
-def tracer(frame, event, arg):
-    if frame.f_code.co_name in ("leaf", "mid", "top"):
-        events.append((frame.f_code.co_name, event, frame.f_lineno))
-    return tracer
-g = top(3)
-next(g)
-sys.settrace(tracer)
-next(g)
-sys.settrace(None)
-""", "a traced generator resumed inside `yield from` reports a 'line' event for the "
-     "line it resumes on (CPython 3.13 reports only 'call' there)"),
 }
 
 

@@ -27,12 +27,22 @@ def _call(ts, fn, frame, event, arg):
 
 
 def on_call(ts, frame):
-    """A frame starts (or a generator resumes): the global tracer may trace it."""
+    """A frame starts (or a generator resumes): the global tracer may trace it.
+
+    A resumed generator goes on after the instruction it yielded at, as its
+    last one: no 'line' event until the line changes (or a jump goes back)."""
     result = _call(ts, ts.tracer, frame, "call", None)
     if result is not None:
         frame.trace = result
-        frame.trace_line = -1
-        frame.trace_prev = -1
+        info = frame.info
+        pc = frame.pc
+        if pc > 0 and info.is_generator_like:
+            prev = info.prev_start.get(pc, pc - 1)
+            frame.trace_line = info.lines[prev]
+            frame.trace_prev = prev
+        else:
+            frame.trace_line = -1
+            frame.trace_prev = -1
 
 
 def _local(ts, frame, event, arg):
