@@ -462,13 +462,11 @@ def _dispatch(run, pc, last, members=(), base=None):
             cells, ci = run.param(site_obj.cells), run.param(site_obj.ci)
             names = _base_names(run, pc, site_obj, base, outs, kept, ops)
             test = _base_test(cells, ci, base, ops, names)
-            if members:
-                held = " or ".join(f"h is {run.param(handler)}" for handler, _ in members)
-                _branch(run, "elif", f"({held}) and {test}", base, ops, names,
-                        outs, prologue=(f"{cells}[{ci}] = c - 16",))
-            _branch(run, keyword if not members else "elif",
-                    f"h is {run.param(site_obj.base_handler)} and {test}",
-                    base, ops, names, outs, prologue=(f"{cells}[{ci}] = c - 16",))
+            # a miss of one of the members, or the base instruction
+            held = " or ".join(f"h is {run.param(handler)}"
+                               for handler in [h for h, _ in members] + [site_obj.base_handler])
+            _branch(run, keyword, f"({held}) and {test}", base, ops, names, outs,
+                    prologue=(f"{cells}[{ci}] = c - 16",))
         _otherwise(run, pc, at, last, kept, ops, outs)
     elif last:
         run.emit(f"h, a, n = _instrs[{at}]")
@@ -556,8 +554,9 @@ def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
 
     `rare`: the site is fixed to its form, so this path is taken only when its
     counter runs out (its handler specializes and dispatches the instruction
-    again) or, for a family without a base shape, on a miss (after 53 the
-    site re-specializes, and a site doing that is not fixed): the run then
+    again) or on a miss of a site that had not missed when the run was made
+    or of a family without a base shape (after 53 the site re-specializes, and
+    a site doing that is not fixed): the run then
     leaves for the loop, which runs the instruction and what follows through
     the table up to the next entry point.  (Fewer lines to compile.  At an
     entry point the instruction runs before leaving: dispatched there, its
@@ -615,15 +614,21 @@ def _site(run, p, last, site):
     base = base(site.oparg, site.arg) if base is not None else None
     members = _members(run.info, p)
     if _keeps_changing(site):
-        _dispatch(run, p, last, members, base)      # polymorphic
+        # polymorphic: the members it has held (one it takes up later makes the
+        # run again: quicken.install)
+        site.dispatched_in.add(run.entry)
+        kinds = site.kinds or ()
+        members = [m for m in members if m[0] in kinds]
+        _dispatch(run, p, last, members, base)
         return bool(members) or base is not None
     if not site.attempts and site.inplace[0] is site.base_handler:
         if run.patient:
             raise _NotYet
-        # still not specialized: a form that follows any member until it is
+        # still not specialized: the base instruction counting down (the run is
+        # made again once the site specializes)
         site.fused_in.add(run.entry)
-        _dispatch(run, p, last, members, base)
-        return bool(members) or base is not None
+        _dispatch(run, p, last, (), base)
+        return base is not None
     site.fused_in.add(run.entry)
     held = site.inplace
     holds = held[0]
@@ -643,7 +648,10 @@ def _site(run, p, last, site):
                                         ops, facts)
         _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue,
                 _leaving(run, p, at, kept + ops))
-        if base is not None:
+        if base is not None and site.cells[site.ci] != quicken.COOLDOWN:
+            # (a site that has missed since it specialized misses in place; one that
+            # has not leaves the run on a miss: less code to compile, and a site
+            # that goes on missing soon re-specializes and is made polymorphic)
             _branch(run, "elif", base_test, base, ops, base_names, outs,
                     prologue=(f"{cells}[{ci}] = c - 16",))
     else:
@@ -656,7 +664,8 @@ def _site(run, p, last, site):
 def refuse(site):
     """The site changed form: make the runs holding it again (quicken.install)."""
     instrs = site.info.instrs
-    entries, site.fused_in = site.fused_in, set()
+    entries = site.fused_in | site.dispatched_in
+    site.fused_in, site.dispatched_in = set(), set()
     for entry in entries:
         made = instrs[entry][0]
         if type(made) is FunctionType and made.__code__.co_filename == FILENAME:

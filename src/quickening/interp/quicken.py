@@ -61,7 +61,16 @@ def install(site, handler):
     # counted handlers always go through the table
     held = site.inplace
     site.inplace = _COUNTED if Config.collect_stats else getattr(handler, "inplace", None) or (handler,)
-    if site.fused_in and (len(site.inplace) > 1 or site.inplace[0] is not held[0]):
+    kind = site.inplace[0]
+    new_kind = False
+    if getattr(kind, "fuse_as", None) is not None:     # (a member fused runs hold in place)
+        if site.kinds is None:
+            site.kinds = set()
+        if kind not in site.kinds:
+            site.kinds.add(kind)
+            new_kind = True
+    if ((site.fused_in and (len(site.inplace) > 1 or kind is not held[0]))
+            or (new_kind and site.dispatched_in)):
         ON_NEW_FORM[0](site)     # fusion.refuse: its runs were made for the form it held
     info = site.info
     info.plain[site.pc] = entry
@@ -105,7 +114,7 @@ class Site:
     """One instruction of a family in one code object."""
 
     __slots__ = ("info", "pc", "nxt", "cells", "ci", "base", "base_handler", "arg", "oparg",
-                 "family", "cache", "inplace", "fused_in",
+                 "family", "cache", "inplace", "fused_in", "kinds", "dispatched_in",
                  # statistics: exact under --stats (every site then goes through its
                  # handler); a fused run does not count misses, nor executions and types
                  "misses", "attempts", "successes", "failures", "respecializations",
@@ -125,6 +134,8 @@ class Site:
         self.cache = None                # Python objects the specialized form keeps
         self.inplace = _COUNTED          # (set by install)
         self.fused_in = set()            # entry points of the fused runs made for its form
+        self.kinds = None                # the in-place members it has held (fusion.SiteShape ...)
+        self.dispatched_in = set()       # entry points of runs made for those (polymorphic)
         self.misses = 0
         self.attempts = 0
         self.successes = 0
