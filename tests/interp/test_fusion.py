@@ -366,3 +366,37 @@ def test_a_run_goes_on_past_branches(monkeypatch):
     for pc in sides:     # the blocks holding the two sides' additions: written in place
         block = max(p for p in info.entry_points if p <= pc)
         assert block not in made
+
+
+def test_a_polymorphic_site_holds_in_place_the_kinds_it_has_held(monkeypatch):
+    """A site that keeps changing is made in the form that reads its member from
+    the site, for the member kinds it has held; taking up another kind makes its
+    runs again with that member in place (without, it would go through the table
+    for good)."""
+    monkeypatch.setattr(fusion, "HOT", 2)
+    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 3)
+    from quickening import api
+    from quickening.interp.families import load_attr
+    from quickening.interp.sitestate import info_of
+    source = ("class A:\n    def __init__(self): self.v = 1\n"
+              "class B:\n    def __init__(self): self.v = 2\n"
+              "class S:\n    __slots__ = ('v',)\n    def __init__(self): self.v = 3\n"
+              "def get(o):\n    return o.v\n")
+    ns = {}
+    api.run_code(compile(source, "<poly>", "exec"), ns)
+    get, info = ns["get"], info_of(ns["get"])
+
+    def kinds_in_place():
+        runs = [e[0] for e in info.instrs if e is not None and e[0].__name__ == "fused"]
+        held = {id(v) for run in runs for v in run.__globals__.values()}
+        return {k for k in (load_attr.INSTANCE_VALUE_IN_PLACE, load_attr.SLOT_IN_PLACE)
+                if id(k) in held}
+
+    objs = [ns["A"](), ns["B"]()]
+    for i in range(300):
+        assert api.call(get, objs[i % 2]) == i % 2 + 1
+    assert kinds_in_place() == {load_attr.INSTANCE_VALUE_IN_PLACE}
+    s = ns["S"]()
+    for _ in range(100):
+        assert api.call(get, s) == 3
+    assert kinds_in_place() == {load_attr.INSTANCE_VALUE_IN_PLACE, load_attr.SLOT_IN_PLACE}
