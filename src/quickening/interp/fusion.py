@@ -833,17 +833,23 @@ def _build(run, instrs):
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function
 
 
-def _members(info, pc):
-    """(handler or SiteShape, shape) of the members a site's fused run executes in place."""
+def _members(info, pc, _made={}):
+    """(handler or SiteShape, shape) of the members a site's fused run executes in place
+    (the same for every site of a family with that oparg and kind of name: made once)."""
     site = info.plain[pc][1]
-    out = []
     named = source_attribute(site.arg) is not None
-    for handler in site.family.inline_members(site.oparg):
-        shape = handler.fuse_as(site.oparg)
-        if shape is not None and (named or not _names_attribute(shape)):
-            out.append((handler, shape))
-    # one shape of results per site (members of a family push alike)
-    return [m for m in out if len(m[1].results) == len(out[0][1].results)] if out else []
+    key = (site.family, site.oparg, named)
+    made = _made.get(key)
+    if made is None:
+        out = []
+        for handler in site.family.inline_members(site.oparg):
+            shape = handler.fuse_as(site.oparg)
+            if shape is not None and (named or not _names_attribute(shape)):
+                out.append((handler, shape))
+        # one shape of results per site (members of a family push alike)
+        made = _made[key] = [m for m in out if len(m[1].results) == len(out[0][1].results)] \
+            if out else []
+    return made
 
 
 def _names_attribute(shape):
