@@ -400,3 +400,36 @@ def test_a_polymorphic_site_holds_in_place_the_kinds_it_has_held(monkeypatch):
     for _ in range(100):
         assert api.call(get, s) == 3
     assert kinds_in_place() == {load_attr.INSTANCE_VALUE_IN_PLACE, load_attr.SLOT_IN_PLACE}
+
+
+@pytest.mark.parametrize("inside_warmup, made", [(3, True), (400, False)])
+def test_an_entry_point_another_run_holds_waits_longer(monkeypatch, inside_warmup, made):
+    """A site that fails to specialize leaves its run each time it tries again
+    (backing off); the loop then arrives at the entry point after it, which that
+    run holds: it gets a run of its own only after INSIDE_WARMUP arrivals, not
+    ENTRY_WARMUP (compiling it for the few times a failed site tries again
+    cost more than it saved)."""
+    monkeypatch.setattr(fusion, "HOT", 2)
+    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 3)
+    monkeypatch.setattr(fusion, "INSIDE_WARMUP", inside_warmup)
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("def f(xs):\n"
+              "    t = 0\n"
+              "    for x in xs:\n"
+              "        t = t + x ** 2\n"
+              "    return t\n")
+    ns = {}
+    exec(source, ns)
+    expected = ns["f"](range(50))
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    for _ in range(60):
+        assert api.call(ns["f"], range(50)) == expected
+    info = info_of(ns["f"])
+    (power,) = [s for s in info.sites if s.family.name == "BINARY_OP" and s.oparg == 8]
+    assert power.form == "BINARY_OP" and power.attempts > 5      # failed, backing off
+    after = info.plain[power.pc][2]
+    assert after in info.entry_points
+    entry = info.instrs[after]
+    assert (entry is not None and entry[0].__name__ == "fused") is made

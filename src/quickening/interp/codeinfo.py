@@ -33,7 +33,7 @@ class CodeInfo:
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "site_pcs", "start_index", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
-        "unstarted_lasti", "fuse_waits", "entry_points", "joins",
+        "unstarted_lasti", "fuse_waits", "fuse_inside", "entry_points", "joins",
     )
 
     def __init__(self, code):
@@ -53,6 +53,7 @@ class CodeInfo:
         self._decode_lines()
         self.heat = 0
         self.fuse_waits = None     # fusion.py: entry point -> times its run was put off
+        self.fuse_inside = None    # fusion.py: (entry points inside other runs, ones made)
         self.entry_points = frozenset()    # fusion.py: where fused functions start
         self.joins = frozenset()           # fusion.py: where runs leave for the loop
         # where CPython's frame of a generator not yet started stands: after its

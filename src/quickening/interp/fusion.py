@@ -970,6 +970,12 @@ PATIENCE = 3 if HOT > 1 else 0
 # points of a hot code object are reached only a few times.  (Fusing at once does
 # not wait.)
 ENTRY_WARMUP = int(os.environ.get("QUICKENING_ENTRY_WARMUP", 32)) if HOT > 1 else 0
+# An entry point that another run already holds is reached from the loop only
+# when that run left early (a site's counter ran out, a miss, a call the loop
+# had to take over): it gets a run of its own only if that keeps happening
+# (a failed site backing off would otherwise have the runs after it compiled
+# again, one by one, for the few times it tries again).
+INSIDE_WARMUP = 16 * ENTRY_WARMUP
 
 
 def _lazy(f, stack, pc, _):
@@ -980,11 +986,13 @@ def _lazy(f, stack, pc, _):
     if waits is None:
         waits = info.fuse_waits = {}
     waited = waits.get(pc, 0)
-    if waited < ENTRY_WARMUP:
+    inside = info.fuse_inside
+    warmup = INSIDE_WARMUP if inside is not None and pc in inside[0] else ENTRY_WARMUP
+    if waited < warmup:
         made = None
     else:
         try:
-            made = _fuse_entry(info, pc, patient=waited < ENTRY_WARMUP + PATIENCE)
+            made = _fuse_entry(info, pc, patient=waited < warmup + PATIENCE)
         except _NotYet:
             made = None
     # (the instruction runs outside the `except` clause: the host would count
@@ -1011,6 +1019,13 @@ def _fuse_entry(info, pc, patient=False):
         return False
     if count >= 2 and not run.starts_dispatched:
         info.instrs[pc] = (_build(run, info.plain), pc, None)
+        inside = info.fuse_inside
+        if inside is None:
+            inside = info.fuse_inside = (set(), set())
+        pcs, made = inside
+        made.add(pc)
+        pcs.update(run.written)
+        pcs.difference_update(made)
         return True
     return False
 
