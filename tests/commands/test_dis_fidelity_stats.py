@@ -92,6 +92,9 @@ def test_run_stats_json_lists_sites(program, tmp_path):
     assert binop["executions"] == 200
     assert binop["successes"] >= 1 and binop["misses"] >= 1
     assert {tuple(t) for t in binop["types"]} >= {("int, int", 100)}
+    # a call site records the callable's type (not its last argument's)
+    calls = [s for key, s in sites.items() if key.startswith("main:") and s["family"] == "CALL"]
+    assert {tuple(t) for s in calls for t in s["types"]} >= {("function", 100), ("type", 1)}
     assert "escapes" in out.stderr
 
 

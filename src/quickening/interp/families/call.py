@@ -54,7 +54,7 @@ FAMILY = Family("CALL", [
     "CALL_METHOD_DESCRIPTOR_NOARGS", "CALL_METHOD_DESCRIPTOR_FAST",
     "CALL_ALLOC_AND_ENTER_INIT", "CALL_PY_GENERAL", "CALL_BOUND_METHOD_GENERAL",
     "CALL_NON_PY_GENERAL",
-])
+], operands=-2)     # (--stats records the callable's type)
 
 _MEM32 = facts.MEM32
 _MEM64 = facts.MEM64
