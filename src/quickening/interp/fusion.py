@@ -95,15 +95,19 @@ class Shape:
     call out (the instruction is then the one the frame is at).  `fallible`: an
     exception class the effects and results raise where the member misses after
     its guard passed (an empty slot): the instruction then goes through the
-    table, which counts the miss and runs the base instruction.
+    table, which counts the miss and runs the base instruction.  `result_type`:
+    the exact type of its one result when the guard passed (a later guard's
+    `type(r) is T` is then known true where only that path goes on: _site).
     """
 
-    __slots__ = ("npop", "results", "guard", "effects", "raises", "consts", "fallible")
+    __slots__ = ("npop", "results", "guard", "effects", "raises", "consts", "fallible",
+                 "result_type")
 
     def __init__(self, npop, results=(), guard=None, effects=(), raises=True, consts=(),
-                 fallible=None):
+                 fallible=None, result_type=None):
         self.npop, self.results, self.guard = npop, tuple(results), guard
         self.effects, self.raises, self.fallible = tuple(effects), raises, fallible
+        self.result_type = result_type
         # values the templates name {c0}, {c1} ... (a member's cached facts); {r0} ...
         # name the temps receiving the results (a guard may assign them)
         self.consts = None if consts is None else tuple(consts)
@@ -203,6 +207,7 @@ class _Run:
         self.pending = []      # values pushed by the run, not yet on the list (names)
         self.params = []       # default arguments, in order
         self.constants = {}    # their names -> values
+        self.known = {}        # temps -> their exact type, known where they are read
         self.ntemps = 0
         self.live = []         # temps assigned and not deleted
         self.entry = None      # the instruction the run starts at
@@ -389,6 +394,11 @@ def _literal(value):
 _BOUNDS = re.compile(r"(-?\d+) (<=?) (-?\d+) (<=?) (-?\d+)")
 
 
+# exact types a guard names as `type(x) is name` (builtins whose instances cannot
+# change class)
+_KNOWN_TYPES = frozenset({int, float, str, bool})
+
+
 def _fold(condition, ops, run):
     """A guard with what is known of constant operands worked out (an int constant
     is an int, and within the bounds it is within), so it is not tested each time."""
@@ -397,6 +407,10 @@ def _fold(condition, ops, run):
         if type(value) is int:
             condition = condition.replace(f"type({op}) is int", "True")
             condition = re.sub(rf"\b{op}\b(?= <)|(?<=< ){op}\b", repr(value), condition)
+        elif type(value) in _KNOWN_TYPES:
+            condition = condition.replace(f"type({op}) is {type(value).__name__}", "True")
+        elif op in run.known:
+            condition = condition.replace(f"type({op}) is {run.known[op].__name__}", "True")
     condition = _BOUNDS.sub(
         lambda m: repr(eval(m.group(0), {"__builtins__": {}})), condition)  # (numbers only)
     condition = condition.replace("NULL is NULL", "True")
@@ -654,6 +668,10 @@ def _site(run, p, last, site):
             # that goes on missing soon re-specializes and is made polymorphic)
             _branch(run, "elif", base_test, base, ops, base_names, outs,
                     prologue=(f"{cells}[{ci}] = c - 16",))
+        elif shape.result_type is not None:
+            # only the member's own path goes on from here: its result's type is known
+            # (a temp holds one object; these types' instances cannot change class)
+            run.known[outs[0]] = shape.result_type
     else:
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))

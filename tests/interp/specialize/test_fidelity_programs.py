@@ -157,6 +157,33 @@ for cls in (P, S):
         out.append(total(ps))
     print(out)
 """}),
+    # a fused run knows the type of a clean site's result (its misses leave the
+    # run) and drops that operand's test from the next guard; not after a site
+    # that had missed when the run was made (it misses in place, its result then
+    # of any type): here the multiplications have, so the addition still counts
+    # its misses
+    "known_result_types": ({"main.py": """
+def g(x, y):
+    return x * x + y * y - 2.0 * x
+def h(xs):
+    t = 0.0
+    for x in xs:
+        t += x * x + 0.5 * x
+    return t
+for i in range(20):
+    g(1.5, 2.5)
+for i in range(5):
+    g(1, 2)
+for i in range(100):
+    g(1.5, 2.5)
+for i in range(30):
+    g(1, 2)
+floats = [i * 0.25 for i in range(60)]
+for i in range(20):
+    h(floats)
+h(list(range(60)))
+print(g(1.5, 2.5), g(3, 4), h(floats))
+"""}),
 }
 
 

@@ -188,11 +188,15 @@ def _make_inplace_add_unicode(local):
 
 
 # -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+_RESULT_TYPES = {"int": int, "float": float, "str": str}   # (x op y of two of them)
+
+
 def _fused(member, t, sym, opargs):
     def fuse_as(oparg):
         if oparg not in opargs:
             return None
-        return Shape(2, [f"{{0}} {sym} {{1}}"], guard=f"type({{0}}) is {t} and type({{1}}) is {t}")
+        return Shape(2, [f"{{0}} {sym} {{1}}"], guard=f"type({{0}}) is {t} and type({{1}}) is {t}",
+                     result_type=_RESULT_TYPES[t])
     member.fuse_as = fuse_as
     return member
 
