@@ -316,6 +316,19 @@ def test_fused_case_same_as_native(name):
     assert_same(FUSED_CASES[name], filename=f"<{name}>")
 
 
+def _runs(info):
+    """The fused functions made for a code object: entry point -> function."""
+    return {pc: e[0] for pc, e in enumerate(info.instrs)
+            if e is not None and e[0].__name__ == "fused"}
+
+
+@pytest.fixture
+def fuse_soon(monkeypatch):
+    """Code objects fused after 2 entries, each entry point's run made after 3 more."""
+    monkeypatch.setattr(fusion, "HOT", 2)
+    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 3)
+
+
 def test_code_is_fused_once_warm(monkeypatch):
     """The cases above really ran fused: a warm code object has fused entries, made
     once the code object is hot and then its entry point has been reached
@@ -327,20 +340,17 @@ def test_code_is_fused_once_warm(monkeypatch):
     ns = {}
     api.run_code(compile("def f(a, b):\n    c = a + b\n    return c\n", "<f>", "exec"), ns)
     info = info_of(ns["f"])
-    fused = lambda: [e for e in info.instrs if e is not None and e[0].__name__ == "fused"]
     calls = 0
-    while not fused():
+    while not _runs(info):
         assert api.call(ns["f"], 1, 2) == 3
         calls += 1
     assert calls == 3 + 4     # (the entry is first reached in the call that made the code hot)
 
 
-def test_a_run_goes_on_past_branches(monkeypatch):
+def test_a_run_goes_on_past_branches(fuse_soon):
     """A warm loop with an if/else: the run made at the loop's head writes both
     sides of the branch, so the loop never dispatches them (their entry points
     keep the stubs that would make their own runs), and the result is native's."""
-    monkeypatch.setattr(fusion, "HOT", 2)
-    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 3)
     from quickening import api
     from quickening.interp.sitestate import info_of
     source = ("def f(xs):\n"
@@ -359,7 +369,7 @@ def test_a_run_goes_on_past_branches(monkeypatch):
     for _ in range(6):
         assert api.call(ns["f"], [0, 5] * 30) == expected
     info = info_of(ns["f"])
-    made = [pc for pc, e in enumerate(info.instrs) if e is not None and e[0].__name__ == "fused"]
+    made = _runs(info)
     sides = [ins.offset // 2 for ins in dis.get_instructions(info.code)
              if ins.opname in ("BINARY_OP",)]
     assert made and sides
@@ -368,13 +378,11 @@ def test_a_run_goes_on_past_branches(monkeypatch):
         assert block not in made
 
 
-def test_a_polymorphic_site_holds_in_place_the_kinds_it_has_held(monkeypatch):
+def test_a_polymorphic_site_holds_in_place_the_kinds_it_has_held(fuse_soon):
     """A site that keeps changing is made in the form that reads its member from
     the site, for the member kinds it has held; taking up another kind makes its
     runs again with that member in place (without, it would go through the table
     for good)."""
-    monkeypatch.setattr(fusion, "HOT", 2)
-    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 3)
     from quickening import api
     from quickening.interp.families import load_attr
     from quickening.interp.sitestate import info_of
@@ -387,8 +395,7 @@ def test_a_polymorphic_site_holds_in_place_the_kinds_it_has_held(monkeypatch):
     get, info = ns["get"], info_of(ns["get"])
 
     def kinds_in_place():
-        runs = [e[0] for e in info.instrs if e is not None and e[0].__name__ == "fused"]
-        held = {id(v) for run in runs for v in run.__globals__.values()}
+        held = {id(v) for run in _runs(info).values() for v in run.__globals__.values()}
         return {k for k in (load_attr.INSTANCE_VALUE_IN_PLACE, load_attr.SLOT_IN_PLACE)
                 if id(k) in held}
 
@@ -403,14 +410,13 @@ def test_a_polymorphic_site_holds_in_place_the_kinds_it_has_held(monkeypatch):
 
 
 @pytest.mark.parametrize("inside_warmup, made", [(3, True), (400, False)])
-def test_an_entry_point_another_run_holds_waits_longer(monkeypatch, inside_warmup, made):
+def test_an_entry_point_another_run_holds_waits_longer(fuse_soon, monkeypatch, inside_warmup,
+                                                       made):
     """A site that fails to specialize leaves its run each time it tries again
     (backing off); the loop then arrives at the entry point after it, which that
     run holds: it gets a run of its own only after INSIDE_WARMUP arrivals, not
     ENTRY_WARMUP (compiling it for the few times a failed site tries again
     cost more than it saved)."""
-    monkeypatch.setattr(fusion, "HOT", 2)
-    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 3)
     monkeypatch.setattr(fusion, "INSIDE_WARMUP", inside_warmup)
     from quickening import api
     from quickening.interp.sitestate import info_of
@@ -431,5 +437,4 @@ def test_an_entry_point_another_run_holds_waits_longer(monkeypatch, inside_warmu
     assert power.form == "BINARY_OP" and power.attempts > 5      # failed, backing off
     after = info.plain[power.pc][2]
     assert after in info.entry_points
-    entry = info.instrs[after]
-    assert (entry is not None and entry[0].__name__ == "fused") is made
+    assert (after in _runs(info)) is made

@@ -66,10 +66,11 @@ def dump():
     versions = sitestate.types_by_version()
     rows = []
     for code in codes.values():
-        if not (os.path.isabs(code.co_filename) and
-                os.path.realpath(code.co_filename).startswith(program_dir + os.sep)):
+        if not os.path.isabs(code.co_filename):
             continue
-        if os.path.realpath(code.co_filename) == own_file:   # (a program in the temp dir)
+        path = os.path.realpath(code.co_filename)
+        # (not this file: a program in the temp dir has it under its own directory)
+        if not path.startswith(program_dir + os.sep) or path == own_file:
             continue
         for offset, form, counter, cls in sitestate.native_sites(code, versions):
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])

@@ -400,8 +400,9 @@ _KNOWN_TYPES = frozenset({int, float, str, bool})
 
 
 def _fold(condition, ops, run):
-    """A guard with what is known of constant operands worked out (an int constant
-    is an int, and within the bounds it is within), so it is not tested each time."""
+    """A guard with what is known of its operands worked out, so it is not tested each
+    time: a constant's type (an int constant is also within the bounds it is within),
+    and a temp's type when the run knows it (run.known: set by _site)."""
     for op in ops:
         value = run.constants.get(op)
         if type(value) is int:

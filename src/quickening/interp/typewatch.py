@@ -15,9 +15,10 @@ A type stays watched until its next modification (the callback unwatches it:
 a program that keeps modifying a class pays for one callback per token, not
 per modification).  The watcher is cleared at exit, by an atexit hook
 registered when the interpreter is imported, so that it runs after the
-program's own hooks; every token turns false then, and what is interpreted
-later still (finalizers at shutdown) only misses.  Without a free watcher
-slot, a token reads the tag itself.
+program's own hooks; every token made so far turns false then (what is
+interpreted later still, finalizers at shutdown, misses at those sites), and
+a token made after it, like one made without a free watcher slot, reads the
+tag itself.
 """
 
 import atexit
@@ -77,8 +78,7 @@ def _stop():
     if watcher is not None and watcher >= 0:
         _api.PyType_ClearWatcher(watcher)
     for _, token in _TOKENS.values():
-        if type(token) is list:
-            token[0] = False
+        token[0] = False
     _TOKENS.clear()
 
 

@@ -595,7 +595,7 @@ def _make_instance_value(site, tv, t, index):
                 stack[-1] = getattr(owner, name)
                 return nxt
         INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, weakref.ref(t), token(t, tv), tv,
-                                      valid_at, name)
+                                      valid_at)
     else:
         def load_attr_instance_value(f, stack, site, nxt):
             owner = stack[-1]
@@ -674,7 +674,7 @@ def _make_slot(site, tv, t, offset, cheap):
                     return nxt
             site.misses += 1
             return load_attr(f, stack, site, nxt)
-        return SLOT_IN_PLACE.facts(load_attr_slot, weakref.ref(t), token(t, tv), tv, name)
+        return SLOT_IN_PLACE.facts(load_attr_slot, weakref.ref(t), token(t, tv), tv)
 
     def load_attr_slot(f, stack, site, nxt):
         owner = stack[-1]
