@@ -98,16 +98,19 @@ class Shape:
     table, which counts the miss and runs the base instruction.  `result_type`:
     the exact type of its one result when the guard passed (a later guard's
     `type(r) is T` is then known true where only that path goes on: _site).
+    `pure`: once its guard passed, it runs no code of the program (it may
+    raise), so what the run knows of the frame's locals still holds after it
+    (_Run.locals).
     """
 
     __slots__ = ("npop", "results", "guard", "effects", "raises", "consts", "fallible",
-                 "result_type")
+                 "result_type", "pure")
 
     def __init__(self, npop, results=(), guard=None, effects=(), raises=True, consts=(),
-                 fallible=None, result_type=None):
+                 fallible=None, result_type=None, pure=False):
         self.npop, self.results, self.guard = npop, tuple(results), guard
         self.effects, self.raises, self.fallible = tuple(effects), raises, fallible
-        self.result_type = result_type
+        self.result_type, self.pure = result_type, pure
         # values the templates name {c0}, {c1} ... (a member's cached facts); {r0} ...
         # name the temps receiving the results (a guard may assign them)
         self.consts = None if consts is None else tuple(consts)
@@ -208,6 +211,9 @@ class _Run:
         self.params = []       # default arguments, in order
         self.constants = {}    # their names -> values
         self.known = {}        # temps -> their exact type, known where they are read
+        # the frame's locals -> their exact type, where the path has stored a value
+        # of known type there and no code of the program can have run since (escape)
+        self.locals = {}
         self.ntemps = 0
         self.live = []         # temps assigned and not deleted
         self.entry = None      # the instruction the run starts at
@@ -216,6 +222,12 @@ class _Run:
         self.written = set()   # instructions written so far (each at most once)
         self.depth = 0         # indentation of the side of a branch being written
         self.starts_dispatched = False   # its first instruction goes through the table
+
+    def escape(self):
+        """What follows may run code of the program, which may rebind the frame's
+        locals (through f_locals): forget their types.  (Letting go of a value
+        is not counted: a finalizer doing that is not seen.)"""
+        self.locals.clear()
 
     def emit(self, line, indent=0):
         self.lines.append("    " * (self.depth + indent) + line)
@@ -278,9 +290,18 @@ class _Run:
 
     def store(self, index, value):
         self.emit(f"stack[{index}] = {value}")
+        known = self.known.get(value) or _constant_type(value, self.constants)
+        if known is not None:
+            self.locals[index] = known
+        else:
+            self.locals.pop(index, None)
 
     def load(self, index):
-        return self.temp(f"stack[{index}]")
+        name = self.temp(f"stack[{index}]")
+        known = self.locals.get(index)
+        if known is not None:
+            self.known[name] = known
+        return name
 
     def peek(self, depth):
         """Name or expression of the value `depth` from the top (1 = top)."""
@@ -342,9 +363,13 @@ def _simple(run, op, oparg, arg):
     elif op == IS_OP:
         rhs = run.pop()
         lhs = run.pop()
-        run.push(run.temp(f"{lhs} is {'not ' if oparg else ''}{rhs}"))
+        result = run.temp(f"{lhs} is {'not ' if oparg else ''}{rhs}")
+        run.known[result] = bool
+        run.push(result)
     elif op == UNARY_NOT:
-        run.push(run.temp(f"not {run.pop()}"))
+        result = run.temp(f"not {run.pop()}")
+        run.known[result] = bool
+        run.push(result)
     elif op != NOP:
         raise AssertionError(op)
 
@@ -399,6 +424,15 @@ _BOUNDS = re.compile(r"(-?\d+) (<=?) (-?\d+) (<=?) (-?\d+)")
 _KNOWN_TYPES = frozenset({int, float, str, bool})
 
 
+def _constant_type(name, constants):
+    """The exact type of a constant the run names (a literal or a p-name), if one of
+    _KNOWN_TYPES; else None."""
+    if name == "True" or name == "False":
+        return bool
+    t = type(constants.get(name))
+    return t if t in _KNOWN_TYPES else None
+
+
 def _fold(condition, ops, run):
     """A guard with what is known of its operands worked out, so it is not tested each
     time: a constant's type (an int constant is also within the bounds it is within),
@@ -429,6 +463,8 @@ def _in_place(run, pc, shape, arg):
     """A generic instruction executed in place (its handler never changes)."""
     ops = run.operands(shape.npop)
     if shape.raises:
+        run.escape()      # (the operation of whatever types: it may call their methods)
+    if shape.raises:
         if run.info.handler_for(pc) is not None:
             run.flush()    # an exception handler here unwinds to a depth: keep the stack real
         run.release(keep=ops)
@@ -450,6 +486,7 @@ def _dispatch(run, pc, last, members=(), base=None):
     these members and the base instruction itself run in place too (counting
     down as the base instruction does)."""
     in_place = bool(members) or base is not None
+    run.escape()
     if not in_place:
         run.flush()
     npop = max([shape.npop for _, shape in members] + ([base.npop] if base else []), default=0)
@@ -669,13 +706,18 @@ def _site(run, p, last, site):
             # that goes on missing soon re-specializes and is made polymorphic)
             _branch(run, "elif", base_test, base, ops, base_names, outs,
                     prologue=(f"{cells}[{ci}] = c - 16",))
-        elif shape.result_type is not None:
+            run.escape()
+        else:
             # only the member's own path goes on from here: its result's type is known
             # (a temp holds one object; these types' instances cannot change class)
-            run.known[outs[0]] = shape.result_type
+            if shape.result_type is not None:
+                run.known[outs[0]] = shape.result_type
+            if not shape.pure:
+                run.escape()
     else:
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
+        run.escape()
     _otherwise(run, p, at, last, kept, ops, outs, rare=True)
     return True
 
@@ -752,13 +794,15 @@ def _for_iter(run, pc, site):
     is made again when the site changes form, as for _site); one not decided
     yet or polymorphic: the same for whichever member it holds; a site whose
     specialization failed counts down and steps in place; anything else goes
-    through the table."""
+    through the table.  A member that has not missed leaves the run on a miss,
+    so what it steps to has the type its member yields (FOR_ITER_RANGE: int)."""
     run.flush()
     run.release()
     at = run.at(pc)
     exit_pc = run.param(site.arg if site is not None else run.info.plain[pc][1])
     value = run.new_temp()
     if site is None:
+        run.escape()     # (whatever iterator: its __next__ may be the program's)
         run.emit(f"{value} = next(stack[-1], NULL)")
         run.emit(f"if {value} is NULL:")
         run.emit("del stack[-1]", 1)
@@ -770,6 +814,9 @@ def _for_iter(run, pc, site):
     held = site.inplace[0]
     fixed = not _keeps_changing(site) and (
         held in members or (held is site.base_handler and site.attempts))
+    # a member that has not missed since it specialized: a miss leaves the run, so
+    # only the member's step goes on (as for _site)
+    clean = fixed and held in members and site.cells[site.ci] == quicken.COOLDOWN
     if fixed:
         site.fused_in.add(run.entry)
         if held in members:
@@ -789,8 +836,15 @@ def _for_iter(run, pc, site):
     run.emit("del stack[-1]", 2)
     run.emit(f"return {exit_pc}", 2)
     run.emit("else:")
-    run.through_table(at, 1)
-    run.emit(f"{value} = stack.pop()", 1)
+    if clean:
+        for line in _leaving(run, pc, at, []):
+            run.emit(line, 1)
+        if held.yields is not None:
+            run.known[value] = held.yields
+    else:
+        run.through_table(at, 1)
+        run.emit(f"{value} = stack.pop()", 1)
+        run.escape()     # (the iterator's own __next__, or a miss's)
     run.push(value)
 
 
@@ -1137,7 +1191,7 @@ def _follow(run, pc, dispatched, side=False):
     level in, after an `if` (the state of the stack simulated is restored after
     it for the other side)."""
     if side:
-        saved = run.depth, list(run.pending), list(run.live)
+        saved = run.depth, list(run.pending), list(run.live), dict(run.locals)
         run.depth += 1
     if (pc in run.written or pc in run.info.joins or len(run.written) >= MAX_RUN
             or _cold(run.info, pc)):
@@ -1147,7 +1201,7 @@ def _follow(run, pc, dispatched, side=False):
     else:
         count = _path(run, run.info.start_index[pc], dispatched)
     if side:
-        run.depth, run.pending, run.live = saved
+        run.depth, run.pending, run.live, run.locals = saved
     return count
 
 

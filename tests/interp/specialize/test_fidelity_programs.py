@@ -184,6 +184,52 @@ for i in range(20):
 h(list(range(60)))
 print(g(1.5, 2.5), g(3, 4), h(floats))
 """}),
+    # a local's type, known after a store of a value of known type, is forgotten
+    # where code of the program may run (here __len__ rebinding it through
+    # f_locals) and on the other side of a branch (where the store did not happen)
+    "local_types": ({"main.py": """
+import sys
+
+
+class Poke:
+    on = False
+
+    def __len__(self):
+        if Poke.on:
+            sys._getframe(1).f_locals["t"] = 0.5
+        return 1
+
+
+def f(n, p):
+    s = 0
+    for i in range(n):
+        t = i + 1
+        k = len(p)
+        s = s + t * k
+    return s
+
+
+def g(a, flag):
+    x = a
+    if flag:
+        x = 1.5
+        return x * 2.0
+    return x * 2.0
+
+
+p = Poke()
+for _ in range(40):
+    f(100, p)
+Poke.on = True
+print(f(10, p))
+for _ in range(100):
+    g(2.5, True)
+    g(2.5, False)
+for _ in range(10):
+    g(2.5, True)
+    g(3, False)
+print(g(2.5, True), g(3, False))
+"""}),
 }
 
 

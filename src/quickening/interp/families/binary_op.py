@@ -196,7 +196,7 @@ def _fused(member, t, sym, opargs):
         if oparg not in opargs:
             return None
         return Shape(2, [f"{{0}} {sym} {{1}}"], guard=f"type({{0}}) is {t} and type({{1}}) is {t}",
-                     result_type=_RESULT_TYPES[t])
+                     result_type=_RESULT_TYPES[t], pure=True)
     member.fuse_as = fuse_as
     return member
 

@@ -214,8 +214,10 @@ def _index_guard(t):
     return f"type({{1}}) is int and type({{0}}) is {t} and 0 <= {{1}} < {_COMPACT} and {{1}} < len({{0}})"
 
 
-binary_subscr_list_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("list"))
-binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("tuple"))
+binary_subscr_list_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("list"),
+                                                  pure=True)
+binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("tuple"),
+                                                   pure=True)
 _INLINE = (binary_subscr_list_int, binary_subscr_tuple_int)
 FAMILY.inline_members = lambda oparg: _INLINE
 

@@ -119,7 +119,8 @@ _SYMBOL_OF = dict(zip(host.COMPARE_OPS, host.COMPARE_SYMBOLS))
 
 def _fused(op, guard):
     sym = _SYMBOL_OF[op]
-    return lambda oparg: Shape(2, [f"{{0}} {sym} {{1}}"], guard=guard, raises=False)
+    return lambda oparg: Shape(2, [f"{{0}} {sym} {{1}}"], guard=guard, raises=False,
+                                 result_type=bool, pure=True)
 
 
 def _inline_members(oparg):

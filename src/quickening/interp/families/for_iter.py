@@ -120,6 +120,8 @@ for_iter_range = _sequence_member(_RANGE_ITER)
 # in place in fused runs (fusion.py): the guard is the iterator's exact type
 for_iter_list.iterates, for_iter_tuple.iterates, for_iter_range.iterates = (
     _LIST_ITER, _TUPLE_ITER, _RANGE_ITER)
+# and the exact type of what it steps to, when known
+for_iter_list.yields, for_iter_tuple.yields, for_iter_range.yields = None, None, int
 FAMILY.inline_members = lambda oparg: (for_iter_list, for_iter_tuple, for_iter_range)
 
 

@@ -526,7 +526,8 @@ def u32_view(addr):
 # are the member's facts, as named where it is made
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})]", fallible="AttributeError"))
+    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})]", fallible="AttributeError",
+    pure=True))
 
 
 def _base_shape(oparg, name):
@@ -651,7 +652,7 @@ def _make_with_hint(site, tv, t, hint):
 # slot's miss
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0]", fallible="AttributeError"))
+    guard="type({0}) is {c0}() and {c1}[0]", fallible="AttributeError", pure=True))
 
 
 def _make_slot(site, tv, t, offset, cheap):
@@ -735,7 +736,7 @@ def _make_class(site, tv, cls, descr):
 
 CLASS_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="{0} is {c0}() and {c1}[0]"))
+    guard="{0} is {c0}() and {c1}[0]", pure=True))
 
 
 def _frame_args(info, fn, args):
@@ -797,7 +798,7 @@ def _make_getattribute(site, tv, t, fv, getattribute, info, name):
 METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{c6}", "{0}"], consts=None,
     guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})] and "
-          "{c4}[0] == {c5}"))
+          "{c4}[0] == {c5}", pure=True))
 
 
 FAMILY.inline_members = lambda oparg: (

@@ -198,9 +198,9 @@ PROLOGUES["fbk"] = f"fbk = (id(fb) + {_DICT_KEYS}) >> 3 if type(fb := f.builtins
 _GLOBALS_GUARD = "fgk and {c0}[({c1}[fgk] + {c3}) >> 2] == {c4}"
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD + " and ({r0} := fg.get({c5}, NULL)) is not NULL"))
+    guard=_GLOBALS_GUARD + " and ({r0} := fg.get({c5}, NULL)) is not NULL", pure=True))
 BUILTIN_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
     guard=_GLOBALS_GUARD + " and fbk and {c0}[({c1}[fbk] + {c3}) >> 2] == {c6}"
-          " and ({r0} := fb.get({c5}, NULL)) is not NULL"))
+          " and ({r0} := fb.get({c5}, NULL)) is not NULL", pure=True))
 FAMILY.inline_members = lambda oparg: (MODULE_IN_PLACE, BUILTIN_IN_PLACE)

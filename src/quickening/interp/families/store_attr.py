@@ -128,7 +128,7 @@ def _make_instance_value(site, tv, t, index):
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["{1}.{name} = {0}"], consts=None,
     guard="type({1}) is {c0}() and {c1}[0] and "
-          "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa]"))
+          "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa]", pure=True))
 FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
 
@@ -167,4 +167,4 @@ def _make_slot(site, tv, t):
 
 SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["{1}.{name} = {0}"], consts=None,
-    guard="type({1}) is {c0}() and {c1}[0]"))
+    guard="type({1}) is {c0}() and {c1}[0]", pure=True))

@@ -110,7 +110,8 @@ def store_subscr_dict(f, stack, site, nxt):
 # -- in place in fused runs (fusion.py): the member's guard and operation -------------------
 store_subscr_list_int.fuse_as = lambda oparg: Shape(
     3, effects=["{1}[{2}] = {0}"],
-    guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT} and {{2}} < len({{1}})")
+    guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT} and {{2}} < len({{1}})",
+    pure=True)
 FAMILY.inline_members = lambda oparg: (store_subscr_list_int,)
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's

@@ -130,13 +130,12 @@ def to_bool_always_true(f, stack, site, nxt):
 
 
 # -- in place in fused runs (fusion.py): each member's guard and operation ------------------
-to_bool_bool.fuse_as = lambda oparg: Shape(1, ["{0}"], guard="type({0}) is bool", raises=False)
-to_bool_int.fuse_as = lambda oparg: Shape(1, ["{0} != 0"], guard="type({0}) is int", raises=False)
-to_bool_list.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is list",
-                                           raises=False)
-to_bool_none.fuse_as = lambda oparg: Shape(1, ["False"], guard="{0} is None", raises=False)
-to_bool_str.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is str",
-                                          raises=False)
+_PURE = {"raises": False, "result_type": bool, "pure": True}
+to_bool_bool.fuse_as = lambda oparg: Shape(1, ["{0}"], guard="type({0}) is bool", **_PURE)
+to_bool_int.fuse_as = lambda oparg: Shape(1, ["{0} != 0"], guard="type({0}) is int", **_PURE)
+to_bool_list.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is list", **_PURE)
+to_bool_none.fuse_as = lambda oparg: Shape(1, ["False"], guard="{0} is None", **_PURE)
+to_bool_str.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is str", **_PURE)
 _INLINE = (to_bool_bool, to_bool_int, to_bool_list, to_bool_none, to_bool_str)
 FAMILY.inline_members = lambda oparg: _INLINE
 

@@ -93,10 +93,11 @@ def _items(n):
 
 
 unpack_sequence_two_tuple.fuse_as = lambda oparg: (
-    Shape(1, _items(2), guard="type({0}) is tuple and len({0}) == 2") if oparg == 2 else None)
+    Shape(1, _items(2), guard="type({0}) is tuple and len({0}) == 2", pure=True)
+    if oparg == 2 else None)
 unpack_sequence_tuple.fuse_as = lambda oparg: Shape(
-    1, _items(oparg), guard=f"type({{0}}) is tuple and len({{0}}) == {oparg}")
+    1, _items(oparg), guard=f"type({{0}}) is tuple and len({{0}}) == {oparg}", pure=True)
 unpack_sequence_list.fuse_as = lambda oparg: Shape(
-    1, _items(oparg), guard=f"type({{0}}) is list and len({{0}}) == {oparg}")
+    1, _items(oparg), guard=f"type({{0}}) is list and len({{0}}) == {oparg}", pure=True)
 _INLINE = (unpack_sequence_two_tuple, unpack_sequence_tuple, unpack_sequence_list)
 FAMILY.inline_members = lambda oparg: _INLINE if oparg <= 8 else ()
