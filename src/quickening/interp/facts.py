@@ -589,12 +589,13 @@ _type_lookup.restype = ctypes.c_void_p
 _py_object = ctypes.py_object
 
 
-def type_lookup(t, name):
+def type_lookup(t, name, absent=None):
     """_PyType_Lookup: the MRO lookup without descriptors (it assigns a version, as
-    CPython's own lookups do); None when absent."""
+    CPython's own lookups do); `absent` when absent (pass one that is not None where
+    an attribute whose value is None matters)."""
     addr = _type_lookup(t, name)
     if not addr:
-        return None
+        return absent
     return ctypes.cast(addr, _py_object).value
 
 

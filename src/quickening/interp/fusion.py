@@ -214,6 +214,11 @@ class _Run:
         # the frame's locals -> their exact type, where the path has stored a value
         # of known type there and no code of the program can have run since (escape)
         self.locals = {}
+        # guard terms that held where the path passed them and still do (no code of
+        # the program has run since, the locals they test not stored to): _shared
+        self.holds = set()
+        self.origin = {}       # temps -> (local, its generation) they were loaded from
+        self.generation = {}   # locals -> how many times the path has stored to them
         self.ntemps = 0
         self.live = []         # temps assigned and not deleted
         self.entry = None      # the instruction the run starts at
@@ -225,9 +230,11 @@ class _Run:
 
     def escape(self):
         """What follows may run code of the program, which may rebind the frame's
-        locals (through f_locals): forget their types.  (Letting go of a value
-        is not counted: a finalizer doing that is not seen.)"""
+        locals (through f_locals) and change classes and instances: forget their
+        types and the guard terms that held.  (Letting go of a value is not
+        counted: a finalizer doing that is not seen.)"""
         self.locals.clear()
+        self.holds.clear()
 
     def emit(self, line, indent=0):
         self.lines.append("    " * (self.depth + indent) + line)
@@ -290,6 +297,7 @@ class _Run:
 
     def store(self, index, value):
         self.emit(f"stack[{index}] = {value}")
+        self.generation[index] = self.generation.get(index, 0) + 1
         known = self.known.get(value) or _constant_type(value, self.constants)
         if known is not None:
             self.locals[index] = known
@@ -298,6 +306,7 @@ class _Run:
 
     def load(self, index):
         name = self.temp(f"stack[{index}]")
+        self.origin[name] = (index, self.generation.get(index, 0))
         known = self.locals.get(index)
         if known is not None:
             self.known[name] = known
@@ -452,6 +461,78 @@ def _fold(condition, ops, run):
     while "True and " in condition:
         condition = condition.replace("True and ", "")
     return condition.replace(" and True", "")
+
+
+def _terms(condition):
+    """The terms of `a and b and ...` at the top level ([a] for one with a top-level or)."""
+    terms, depth, start, i = [], 0, 0, 0
+    n = len(condition)
+    while i < n:
+        ch = condition[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and condition.startswith(" and ", i):
+            terms.append(condition[start:i])
+            i += 5
+            start = i
+            continue
+        elif depth == 0 and condition.startswith(" or ", i):
+            return [condition]
+        i += 1
+    terms.append(condition[start:])
+    return terms
+
+
+_TEMP = re.compile(r"\bt\d+\b")
+_PARAM = re.compile(r"\bp\d+\b")
+_ID_WALRUS = re.compile(r"\((\w+) := (id\(t\d+\))\)")   # (oa := id(t3)): one id, used twice
+
+
+def _term_keys(guard, run):
+    """(term, key) for each term of a guard: the term written over what it tests, so
+    that the same test of the same object has the same key wherever the run makes
+    it: a temp as the local it was loaded from (with that local's generation), a
+    p-name as its value's id.  The key is None for a term over anything else (a temp
+    computed in the run, a value the guard assigns)."""
+    aliases = {m.group(1): m.group(2) for m in _ID_WALRUS.finditer(guard)}
+    origin, generation, constants = run.origin, run.generation, run.constants
+    pairs = []
+    for term in _terms(guard):
+        key = _ID_WALRUS.sub(r"\2", term)
+        for name, expr in aliases.items():
+            key = _uses(name).sub(expr, key)
+        for temp in set(_TEMP.findall(key)):
+            where = origin.get(temp)
+            if where is None or generation.get(where[0], 0) != where[1]:
+                key = None
+                break
+            key = _uses(temp).sub(f"L{where[0]}.{where[1]}", key)
+        if key is not None and ":=" not in key:
+            key = _PARAM.sub(lambda m: f"#{id(constants[m.group(0)])}", key)
+        else:
+            key = None
+        pairs.append((term, key))
+    return pairs
+
+
+def _shared(guard, run):
+    """A fixed member's guard without the terms that held already on this path
+    (run.holds): the same object's type and instance state tested by an earlier
+    site, a type's token, a dict's keys version ..."""
+    if not run.holds:
+        return guard
+    kept = [term for term, key in _term_keys(guard, run) if key is None or key not in run.holds]
+    for m in _ID_WALRUS.finditer(guard):
+        # (a term dropped assigned a name a kept one reads: the first reading assigns it)
+        name, assigned = m.group(1), m.group(0)
+        if not any(assigned in term for term in kept):
+            for i, term in enumerate(kept):
+                if _uses(name).search(term):
+                    kept[i] = _uses(name).sub(assigned.replace("\\", "\\\\"), term, count=1)
+                    break
+    return " and ".join(kept) if kept else "True"
 
 
 def _fill(template, ops, names):
@@ -698,7 +779,8 @@ def _site(run, p, last, site):
         facts = held[1:] if shape.consts is None else shape.consts
         names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept,
                                         ops, facts)
-        _branch(run, "if", _fill(shape.guard, ops, names), shape, ops, names, outs, prologue,
+        guard = _fill(shape.guard, ops, names)
+        _branch(run, "if", _shared(guard, run), shape, ops, names, outs, prologue,
                 _leaving(run, p, at, kept + ops))
         if base is not None and site.cells[site.ci] != quicken.COOLDOWN:
             # (a site that has missed since it specialized misses in place; one that
@@ -714,6 +796,8 @@ def _site(run, p, last, site):
                 run.known[outs[0]] = shape.result_type
             if not shape.pure:
                 run.escape()
+            else:     # (its hit changes nothing a guard tests: its guard's terms hold on)
+                run.holds.update(key for _, key in _term_keys(guard, run) if key is not None)
     else:
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
@@ -1191,7 +1275,8 @@ def _follow(run, pc, dispatched, side=False):
     level in, after an `if` (the state of the stack simulated is restored after
     it for the other side)."""
     if side:
-        saved = run.depth, list(run.pending), list(run.live), dict(run.locals)
+        saved = (run.depth, list(run.pending), list(run.live), dict(run.locals),
+                 set(run.holds), dict(run.generation))
         run.depth += 1
     if (pc in run.written or pc in run.info.joins or len(run.written) >= MAX_RUN
             or _cold(run.info, pc)):
@@ -1201,7 +1286,7 @@ def _follow(run, pc, dispatched, side=False):
     else:
         count = _path(run, run.info.start_index[pc], dispatched)
     if side:
-        run.depth, run.pending, run.live, run.locals = saved
+        run.depth, run.pending, run.live, run.locals, run.holds, run.generation = saved
     return count
 
 

@@ -230,6 +230,88 @@ for _ in range(10):
     g(3, False)
 print(g(2.5, True), g(3, False))
 """}),
+    # a guard's terms that held at one site are not tested again at a later site of
+    # the same run on the same local, until code of the program may run (here
+    # __add__ changing the instance's class), the local is stored to, or on the
+    # other side of a branch
+    "guard_terms_shared": ({"main.py": """
+class A:
+    def __init__(self):
+        self.x = 1
+        self.y = 2
+
+
+class B:
+    def __init__(self):
+        self.x = 10
+        self.y = 20
+
+
+class Flip:
+    target = None
+
+    def __add__(self, other):
+        if Flip.target is not None:
+            Flip.target.__class__ = B
+        return other
+
+
+def two(o, other):
+    s = o.x
+    o = other
+    return s + o.x
+
+
+def around(o, k):
+    s = o.x
+    n = k + 1
+    return s + o.y + n
+
+
+def sides(o, flag):
+    if flag:
+        s = o.x
+        return s + o.y
+    return o.y + 1
+
+
+a, b = A(), B()
+for _ in range(100):
+    two(a, a)
+    around(A(), Flip())
+    sides(a, True)
+    sides(a, False)
+results = []
+for _ in range(10):
+    results.append(two(a, b))
+    results.append(sides(a, True))
+    results.append(sides(b, False))
+k = Flip()
+for _ in range(10):
+    o = A()
+    Flip.target = o
+    results.append(around(o, k))
+print(results)
+"""}),
+    # a class attribute whose value is None is an attribute (LOAD_ATTR_CLASS), not
+    # an absent one
+    "class_attribute_none": ({"main.py": """
+class Config:
+    limit = None
+    name = "x"
+
+
+def read():
+    return Config.limit, Config.name
+
+
+for i in range(60):
+    read()
+Config.limit = 3
+for i in range(5):
+    read()
+print(read())
+"""}),
 }
 
 

@@ -110,16 +110,16 @@ def analyze_descriptor(t, name, store):
         if getattro != GENERIC_GETATTR:
             if getattro != GETATTR_HOOK and getattro != SLOT_GETATTRO:
                 return GETSET_OVERRIDDEN, None
-            getattribute = _type_lookup(t, "__getattribute__")
-            custom = getattribute is not None and getattribute is not OBJECT_GETATTRIBUTE
-            has_getattr = _type_lookup(t, "__getattr__") is not None
+            getattribute = _type_lookup(t, "__getattribute__", NULL)
+            custom = getattribute is not NULL and getattribute is not OBJECT_GETATTRIBUTE
+            has_getattr = _type_lookup(t, "__getattr__", NULL) is not NULL
             if custom:
                 if (getattro == SLOT_GETATTRO and not has_getattr
                         and type(getattribute) is FunctionType):
                     return GETATTRIBUTE_IS_PYTHON_FUNCTION, getattribute
                 return GETSET_OVERRIDDEN, None
-    descr = _type_lookup(t, name)
-    if descr is None:
+    descr = _type_lookup(t, name, NULL)
+    if descr is NULL:      # (a class attribute may be None: that is no descriptor)
         return ABSENT, None
     dt = type(descr)
     flags = dt.__flags__
@@ -424,7 +424,7 @@ def specialize_module(site, owner, name, method):
 
 
 def specialize_class(site, owner, name, method):
-    if type(owner) is not type or _type_lookup(type, name) is not None:
+    if type(owner) is not type or _type_lookup(type, name, NULL) is not NULL:
         return site.fail("ATTR_METACLASS_ATTRIBUTE")
     kind, descr = analyze_descriptor(owner, name, False)
     version = facts.type_version(owner)
