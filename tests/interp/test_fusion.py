@@ -130,6 +130,32 @@ def f(a, b):
     return [a, b, h(a) + h(b), (a, b)]
 r = [f(i, i + 1) for i in range(4)]
 """,
+    # a run that starts inside a loop goes round to the loop's head in place; a trace
+    # function set meanwhile on the frame (by the generator it iterates) sends it
+    # back to the loop, which traces it
+    "tracing_set_inside_a_loop": """
+import sys
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ('f', 'gen'):
+        events.append((frame.f_code.co_name, event, frame.f_lineno))
+    return tracer
+def gen(n, start):
+    for i in range(n):
+        if i == start:
+            sys._getframe(1).f_trace = tracer
+            sys.settrace(tracer)
+        yield i
+def f(n, start):
+    t = 0
+    for x in gen(n, start):
+        t = t + x
+    return t
+for _ in range(6):
+    f(20, -1)
+r = f(12, 7)
+sys.settrace(None)
+""",
     # a run that jumps back to its start loops in place (`while True:` in the fused
     # function): objects made and dropped on each turn die in CPython's order
     "loop_in_place_releases_each_turn": """
@@ -438,3 +464,41 @@ def test_an_entry_point_another_run_holds_waits_longer(fuse_soon, monkeypatch, i
     after = info.plain[power.pc][2]
     assert after in info.entry_points
     assert (after in _runs(info)) is made
+
+
+def test_a_run_inside_a_loop_goes_round_to_its_head(fuse_soon):
+    """A generator's loop: the run made where it resumes after its yield goes round
+    to the loop's head in place and on to the yield, so each item costs one fused
+    call (without, the head's own run too: two)."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("def gen(n):\n"
+              "    for i in range(n):\n"
+              "        yield i * 2\n"
+              "def f(n):\n"
+              "    t = 0\n"
+              "    for x in gen(n):\n"
+              "        t = t + x\n"
+              "    return t\n")
+    ns = {}
+    exec(source, ns)
+    expected = ns["f"](100)
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    for _ in range(6):
+        api.call(ns["f"], 20)
+    info = info_of(ns["gen"])
+    calls = [0]
+
+    def counted(run):
+        def fused(f, stack, arg, nxt):
+            calls[0] += 1
+            return run(f, stack, arg, nxt)
+        return fused
+
+    made = _runs(info)
+    assert made
+    for pc, run in made.items():
+        info.instrs[pc] = (counted(run), pc, None)
+    assert api.call(ns["f"], 100) == expected
+    assert 100 <= calls[0] <= 100 + 2

@@ -670,6 +670,43 @@ def t():
     return r() is None
 r = [t() for _ in range(4)]
 """,
+    # a running frame given a trace function is traced from the next line on: set by
+    # itself after sys.settrace, or by a function it called before sys.settrace (as
+    # a debugger's set_trace does), whether or not that call ran on the host stack
+    "trace_set_on_a_running_frame": """
+import sys
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ("itself", "outer", "loop"):
+        events.append((frame.f_code.co_name, event, frame.f_lineno))
+    return tracer
+def itself():
+    sys.settrace(tracer); sys._getframe().f_trace = tracer; y = 2
+    x = 1
+    return x + y
+def setter():
+    sys._getframe(1).f_trace = tracer
+    sys.settrace(tracer)
+    return 5
+def outer():
+    a = setter() + 1; b = 3
+    c = 4
+    return a + b + c
+def loop(n):
+    t = 0
+    for i in range(n):
+        if i == n - 2:
+            setter()
+        t = t + i
+    return t
+itself()
+sys.settrace(None)
+outer()
+sys.settrace(None)
+for _ in range(40):
+    loop(30)
+    sys.settrace(None)
+""",
     # a traced generator resumes after the instruction it yielded at: no 'line'
     # event for the line it goes on with (plain yield, yield from chains, send)
     "trace_generator_resumed": """

@@ -131,6 +131,9 @@ class FrameView:
         frame = self._frame
         from quickening.interp.frame import thread_state
         if fn is None or thread_state().tracer is not None:
+            if frame.trace is None and fn is not None:
+                from quickening.interp import tracing
+                tracing.traced_from_here(frame)
             frame.trace = fn
             frame.trace_pending = None
         else:

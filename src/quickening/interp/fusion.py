@@ -43,7 +43,7 @@ from types import FunctionType
 
 from quickening.interp import host, quicken
 from quickening.interp.ops.locals_ops import unbound_deref
-from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH, YIELD
+from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH, TRACE, YIELD
 
 _OP = host.OPMAP
 LOAD_FAST, LOAD_CONST, STORE_FAST = _OP["LOAD_FAST"], _OP["LOAD_CONST"], _OP["STORE_FAST"]
@@ -79,6 +79,7 @@ FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>
 # builtins as they were at start-up: a program replacing builtins.len must not
 # change what the interpreter's own generated code calls
 _NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "RESUME": RESUME, "YIELD": YIELD,
+              "TRACE": TRACE,
               "__builtins__": dict(builtins.__dict__)}
 _TEMPLATES = {}     # source text -> its compiled code (runs of one shape share it)
 
@@ -399,6 +400,14 @@ def _terminate(run, op, arg, nxt, dispatched):
         if arg > nxt:
             return _follow(run, arg, dispatched)
         run.flush()
+        if _goes_back_into(run, arg):
+            # a run that started inside a loop (after a call or a yield) goes round
+            # to the loop's head in place, as far as it has not written it (a frame
+            # being traced, or a run made again meanwhile, goes back to the loop)
+            run.release()
+            run.emit("if f.trace is not None or _gone:")
+            run.emit(f"return {arg}", 1)
+            return _path(run, run.info.start_index[arg], dispatched)
         run.emit(f"return {arg}")
     elif op in _FALLS_THROUGH:
         value = run.pop()
@@ -415,6 +424,12 @@ def _terminate(run, op, arg, nxt, dispatched):
         run.emit(f"f.retval = {run.const(arg)}")
         run.emit("return RETURN")
     return 0
+
+
+def _goes_back_into(run, pc):
+    """A backward jump the run follows: to an instruction it has not written, whose
+    block holds no site never executed, with room left."""
+    return pc not in run.written and len(run.written) < MAX_RUN and not _cold(run.info, pc)
 
 
 def _literal(value):
@@ -632,8 +647,9 @@ def _member_names(run, pc, shape, facts, outs, kept, ops, values=None):
     below its operands on the stack (for a member that may go back to the loop: one
     that returns to it first puts them there); {drop}: statements letting go of its
     operands (a call running its callee here: the callee's frame holds them);
-    {remade}: true when the run was made again meanwhile (a call running interpreted
-    code, which may change the form of a site of this run: go on through the loop);
+    {remade}: true when the run was made again meanwhile or the frame is to be traced
+    now (a call running interpreted code, which may change the form of a site of this
+    run or set the frame's trace function: go on through the loop, TRACE);
     {name}: the site's attribute name (source_attribute);
     {c0_items}..: a fact that is a list, as items to write in a list display after
     others (`[a{c9_items}]`): written out when known to be NULLs (a callee's locals
@@ -659,7 +675,7 @@ def _call_names(run, pc, shape, kept, ops, names):
     names["kept"] = "".join(line + "; " for line in _put(None, kept))
     dropped = [t for t in dict.fromkeys(ops) if t in run.live and t not in kept]
     names["drop"] = f"{' = '.join(dropped)} = NULL; " if dropped else ""
-    names["remade"] = "_gone"
+    names["remade"] = "_gone or f.trace is not None"
     if "{nxt}" in "".join(shape.effects):
         names["nxt"] = run.param(run.info.plain[pc][2])
 
@@ -930,6 +946,15 @@ def _for_iter(run, pc, site):
         run.emit(f"{value} = stack.pop()", 1)
         run.escape()     # (the iterator's own __next__, or a miss's)
     run.push(value)
+
+
+def _steps_in_place(site):
+    """A FOR_ITER site _for_iter writes: not one fixed to a member it cannot run in
+    place (FOR_ITER_GEN pushes a frame: through the table, as any site)."""
+    members = site.family.inline_members(site.oparg)
+    held = site.inplace[0]
+    return bool(members) and (held in members or held is site.base_handler
+                              or _keeps_changing(site))
 
 
 def _deref(run, pc, op, index):
@@ -1233,7 +1258,7 @@ def _path(run, j, dispatched):
             return count + _terminate(run, op, arg, nxt, dispatched)
         if op == FOR_ITER and (p in sites or plain[p][0] is HANDLERS[op]):
             site = plain[p][1] if p in sites else None
-            if site is None or site.family.inline_members(site.oparg):
+            if site is None or _steps_in_place(site):
                 _for_iter(run, p, site)
                 continue
         if op == YIELD_VALUE and plain[p][0] is HANDLERS[op]:
@@ -1253,7 +1278,11 @@ def _path(run, j, dispatched):
                 _in_place(run, p, shape, plain[p][1])
                 continue
         last = dispatched + 1 == MAX_DISPATCHED or j == n
-        if p in sites:
+        if op == FOR_ITER and p in sites:
+            plain[p][1].fused_in.add(run.entry)    # (made again if it changes form)
+            _dispatch(run, p, last)
+            in_place = False
+        elif p in sites:
             in_place = _site(run, p, last, plain[p][1])
         else:
             _dispatch(run, p, last)

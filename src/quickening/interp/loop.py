@@ -15,7 +15,8 @@ import sys
 
 from quickening.interp import handled, host, tracebacks, tracing
 from quickening.interp.frame import _LOCAL, thread_state
-from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH, YIELD
+from quickening.interp.ops.registry import (HANDLERS, NULL, RESUME, RETURN, SWITCH, TRACE, YIELD,
+                                            traced_on)
 
 _YIELD_VALUE = host.OPMAP["YIELD_VALUE"]
 
@@ -191,6 +192,9 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                         value = f.retval
                         f.retval = None  # the frame keeps no reference to what it yielded
                         return value
+                    if pc == TRACE:
+                        pc = f.pc
+                        continue
                     raise SystemError(f"bad handler result {pc}")
             # -- unwinding: exc was raised at instruction pc of frame f --------
             try:
@@ -316,8 +320,12 @@ def enter_and_push(caller, stack, f, nxt):
     inline = f.inline
     if inline is None:
         stack.append(value)
-        return nxt
-    return inline.on_return(f, value, caller)
+        pc = nxt
+    else:
+        pc = inline.on_return(f, value, caller)
+    if caller.trace is not None and pc >= 0:
+        return traced_on(caller, pc)     # (f set its caller's trace function)
+    return pc
 
 
 def chain_context(exc, context):

@@ -14,7 +14,7 @@ import inspect
 import sys
 import types
 
-from quickening.interp import facts, host
+from quickening.interp import facts, host, tracing
 from quickening.interp.frame import Frame, builtins_of
 from quickening.interp.ops.calls import INTERCEPTED_DEFS, INTERCEPTS
 from quickening.interp.ops.registry import NULL
@@ -447,8 +447,7 @@ def _settrace(f, func, args, kwargs):
             frame.trace_pending, frame.trace = frame.trace, None
         elif tracer is not None and frame.trace_pending is not None:
             frame.trace, frame.trace_pending = frame.trace_pending, None
-            frame.trace_line = -1
-            frame.trace_prev = -1
+            tracing.traced_from_here(frame)
         frame = frame.back
     return None
 

@@ -466,11 +466,12 @@ def _fast_descriptor(site, descr, objclass, special, general):
 # In place in fused runs (fusion.py): the callable seen at specialization ({c0}),
 # called with the operands as they are.  (f.pc as the handlers set it.  A native
 # callable may call interpreted code back, which may change the form of a site of
-# this run: the run then goes on through the loop, {remade}.)
+# this run or set the frame's trace function: the run then goes on through the
+# loop, {remade}.)
 def _native_call_shape(oparg, call, guard):
     return Shape(oparg + 2, ["{r0}"], consts=None, guard=guard, effects=[
         "f.pc = {nxt}", "{r0} = " + call,
-        "if {remade}: {kept}stack.append({r0}); return {nxt}"])
+        "if {remade}: {kept}stack.append({r0}); return TRACE"])
 
 
 def _arguments(first, oparg):
@@ -696,7 +697,7 @@ def _exact_args_shape(oparg, with_self, free=False):
                  "{drop}{r0} = {c10}(f, callee)",
                  "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
                  "del callee",
-                 "if {remade}: {kept}stack.append({r0}); return {nxt}"])
+                 "if {remade}: {kept}stack.append({r0}); return TRACE"])
 
 
 # The base instruction in place in fused runs, for its commonest case: an
@@ -722,7 +723,7 @@ def _base_shape(oparg, arg):
                  "{drop}{r0} = {c3}(f, callee)",
                  "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
                  "del callee",
-                 "if {remade}: {kept}stack.append({r0}); return {nxt}"])
+                 "if {remade}: {kept}stack.append({r0}); return TRACE"])
 
 
 FAMILY.base_shape = _base_shape
@@ -975,7 +976,7 @@ def _alloc_and_enter_init_shape(oparg):
                  "if {r0} is not None: {c11}.on_return(None, {r0}, f)",
                  "{r0} = obj",
                  "del obj",
-                 "if {remade}: {kept}stack.append({r0}); return {nxt}"])
+                 "if {remade}: {kept}stack.append({r0}); return TRACE"])
 
 
 ALLOC_AND_ENTER_INIT_IN_PLACE = SiteShape(_alloc_and_enter_init_shape)

@@ -21,6 +21,7 @@ from types import ModuleType
 from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
 from quickening.interp.fusion import Shape, SiteShape, store_attr_shape
+from quickening.interp.ops.registry import traced_on
 from quickening.interp.quicken import Family
 from quickening.interp.typewatch import token
 
@@ -48,6 +49,8 @@ def store_attr(f, stack, site, nxt):
     cells[site.ci] = counter - 16
     owner = stack.pop()
     setattr(owner, site.arg, stack.pop())
+    if f.trace is not None:
+        return traced_on(f, nxt)    # (`sys._getframe().f_trace = fn` sets this frame's)
     return nxt
 
 

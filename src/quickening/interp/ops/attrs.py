@@ -1,6 +1,6 @@
 """Attributes: LOAD_ATTR, STORE_ATTR, DELETE_ATTR, LOAD_SUPER_ATTR."""
 
-from quickening.interp.ops.registry import NULL, handles, name
+from quickening.interp.ops.registry import NULL, handles, name, traced_on
 
 
 def _attr(info, oparg, pc, nxt):
@@ -23,6 +23,8 @@ def load_attr(f, stack, arg, nxt):
 def store_attr(f, stack, arg, nxt):
     owner = stack.pop()
     setattr(owner, arg, stack.pop())
+    if f.trace is not None:
+        return traced_on(f, nxt)    # (`sys._getframe().f_trace = fn` sets this frame's)
     return nxt
 
 

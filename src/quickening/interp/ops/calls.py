@@ -11,7 +11,7 @@ from types import FunctionType, MethodType
 
 from quickening.interp import facts, functions
 from quickening.interp.frame import Frame
-from quickening.interp.ops.registry import NULL, SWITCH, handles, star_iterable, tp_name
+from quickening.interp.ops.registry import NULL, SWITCH, handles, star_iterable, tp_name, traced_on
 
 _TRAMPOLINES = functions.TRAMPOLINES
 _new_frame = functions.new_frame
@@ -59,6 +59,8 @@ def call_object(f, stack, func, args, kwargs, nxt):
         stack.append(func(*args, **kwargs))
     else:
         stack.append(func(*args))
+    if f.trace is not None:
+        return traced_on(f, nxt)    # (sys.settrace, a debugger's set_trace ...)
     return nxt
 
 

@@ -16,6 +16,15 @@ RETURN = -2      # frame.retval holds the value to return to the caller
 YIELD = -3       # frame.retval holds the value to yield
 RESUME = -5      # frame.callee was entered on the host stack (loop.enter) and stopped:
                  # carry on in it where it stopped (-4 marks a frame finished by an exception)
+TRACE = -6       # the frame may be traced now (code it called set its trace function):
+                 # go on at frame.pc through the loop, which traces it
+
+
+def traced_on(f, nxt):
+    """A handler's end where the frame may just have been given a trace function (by
+    its own code, or code it called): the loop goes on at nxt, tracing it."""
+    f.pc = nxt
+    return TRACE
 
 
 def handles(*names, decode=None):
