@@ -400,10 +400,12 @@ def _terminate(run, op, arg, nxt, dispatched):
         if arg > nxt:
             return _follow(run, arg, dispatched)
         run.flush()
-        if _goes_back_into(run, arg):
+        if op == JUMP_BACKWARD and _goes_back_into(run, arg):
             # a run that started inside a loop (after a call or a yield) goes round
             # to the loop's head in place, as far as it has not written it (a frame
-            # being traced, or a run made again meanwhile, goes back to the loop)
+            # being traced, or a run made again meanwhile, goes back to the loop).
+            # (Not a `yield from` loop's: its head, SEND, runs the delegate through
+            # the table, on the host stack without specialization.)
             run.release()
             run.emit("if f.trace is not None or _gone:")
             run.emit(f"return {arg}", 1)
@@ -502,7 +504,6 @@ def _terms(condition):
 
 _TEMP = re.compile(r"\bt\d+\b")
 _PARAM = re.compile(r"\bp\d+\b")
-_ID_WALRUS = re.compile(r"\((\w+) := (id\(t\d+\))\)")   # (oa := id(t3)): one id, used twice
 
 
 def _term_keys(guard, run):
@@ -511,14 +512,11 @@ def _term_keys(guard, run):
     it: a temp as the local it was loaded from (with that local's generation), a
     p-name as its value's id.  The key is None for a term over anything else (a temp
     computed in the run, a value the guard assigns)."""
-    aliases = {m.group(1): m.group(2) for m in _ID_WALRUS.finditer(guard)}
     origin, generation, constants = run.origin, run.generation, run.constants
     pairs = []
     for term in _terms(guard):
-        key = _ID_WALRUS.sub(r"\2", term)
-        for name, expr in aliases.items():
-            key = _uses(name).sub(expr, key)
-        for temp in set(_TEMP.findall(key)):
+        key = term
+        for temp in set(_TEMP.findall(term)):
             where = origin.get(temp)
             if where is None or generation.get(where[0], 0) != where[1]:
                 key = None
@@ -539,14 +537,6 @@ def _shared(guard, run):
     if not run.holds:
         return guard
     kept = [term for term, key in _term_keys(guard, run) if key is None or key not in run.holds]
-    for m in _ID_WALRUS.finditer(guard):
-        # (a term dropped assigned a name a kept one reads: the first reading assigns it)
-        name, assigned = m.group(1), m.group(0)
-        if not any(assigned in term for term in kept):
-            for i, term in enumerate(kept):
-                if _uses(name).search(term):
-                    kept[i] = _uses(name).sub(assigned.replace("\\", "\\\\"), term, count=1)
-                    break
     return " and ".join(kept) if kept else "True"
 
 

@@ -127,11 +127,14 @@ def _make_instance_value(site, tv, t, index):
                                          token(t, tv), tv, M64, MANAGED_DICT_OFFSET, valid_at)
 
 
-# in place in fused runs (fusion.py): the same guard and store
+# in place in fused runs (fusion.py): the same guard, less the `valid` byte, and the
+# store.  (An object whose managed dict pointer is NULL has valid inline values:
+# they are made valid, and made invalid only when a dict takes them over -- the
+# pointer is then set -- or when the object is cleared as garbage.  One memory
+# read less.)
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["{1}.{name} = {0}"], consts=None,
-    guard="type({1}) is {c0}() and {c1}[0] and "
-          "not {c3}[((oa := id({1})) + {c4}) >> 3] and {c5}[oa]", pure=True))
+    guard="type({1}) is {c0}() and {c1}[0] and not {c3}[(id({1}) + {c4}) >> 3]", pure=True))
 FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
 
