@@ -151,8 +151,9 @@ def source_attribute(name):
 # generic instructions executed in place: opcode -> shape(oparg, arg) (None: dispatch)
 GENERIC = {}
 
-# Names that templates may use as if bound: name -> the line binding it, run once
-# when the fused function starts (what stays the same for a frame: see load_global)
+# Names that templates may use as if bound: the names a line binds -> the line, run
+# once when the fused function starts if its text uses one of them (what stays the
+# same for a frame: see load_global)
 PROLOGUES = {}
 
 
@@ -224,6 +225,9 @@ class _Run:
         self.live = []         # temps assigned and not deleted
         self.entry = None      # the instruction the run starts at
         self.loops = False     # a path jumps back to its start: a `while True:`
+        self.back_edges = []   # what is known at each (locals' types, guard terms): _peel
+        self.first_turn = None     # the lines of a peeled loop's first turn (_peel)
+        self.iterator_known = False   # a peeled loop's own iterator: its type checked
         self.patient = False   # raise _NotYet at a site not specialized yet
         self.written = set()   # instructions written so far (each at most once)
         self.depth = 0         # indentation of the side of a branch being written
@@ -396,6 +400,7 @@ def _terminate(run, op, arg, nxt, dispatched):
         run.emit(f"return {arg}", 1)
         run.emit("continue")
         run.loops = True
+        run.back_edges.append((dict(run.locals), _loop_invariant(run)))
     elif op in _JUMPS:
         if arg > nxt:
             return _follow(run, arg, dispatched)
@@ -426,6 +431,19 @@ def _terminate(run, op, arg, nxt, dispatched):
         run.emit(f"f.retval = {run.const(arg)}")
         run.emit("return RETURN")
     return 0
+
+
+_HELD_LOCAL = re.compile(r"\bL(\d+)\.(\d+)\b")
+
+
+def _loop_invariant(run):
+    """The guard terms holding at a loop's back edge that hold at its head too: those
+    over locals the turn has not stored to (and the type tokens, dict versions ...
+    of no local)."""
+    generation = run.generation
+    return {key for key in run.holds
+            if all(g == "0" and not generation.get(int(i), 0)
+                   for i, g in _HELD_LOCAL.findall(key))}
 
 
 def _goes_back_into(run, pc):
@@ -909,7 +927,9 @@ def _for_iter(run, pc, site):
     clean = fixed and held in members and site.cells[site.ci] == quicken.COOLDOWN
     if fixed:
         site.fused_in.add(run.entry)
-        if held in members:
+        if clean and run.iterator_known and pc == run.entry:
+            test = "True"    # (the first turn of a peeled loop checked it: _peel)
+        elif held in members:
             test = f"type({it}) is {run.param(held.iterates)}"
         else:    # failed: the base instruction, counting down
             cells, ci = run.param(site.cells), run.param(site.ci)
@@ -977,9 +997,17 @@ def _uses(name, patterns={}):
 
 def _build(run, instrs):
     params = "f, stack, arg, nxt, _instrs"
-    text = "\n".join(run.lines)
-    prologue = [line for name, line in PROLOGUES.items() if _uses(name).search(text)]
-    if run.loops:
+    text = "\n".join(run.lines + (run.first_turn or []))
+    prologue = [line for names, line in PROLOGUES.items()
+                if any(_uses(name).search(text) for name in names)]
+    if run.first_turn is not None:
+        # the first turn, leaving for the others at its back edges (_peel)
+        body = "\n".join("        " + line for line in prologue + ["while True:"])
+        body += "\n" + "\n".join(
+            "            " + (line.replace("continue", "break") if line.strip() == "continue"
+                              else line) for line in run.first_turn)
+        body += "\n        while True:\n" + "\n".join("            " + line for line in run.lines)
+    elif run.loops:
         body = "\n".join("        " + line for line in prologue + ["while True:"])
         body += "\n" + "\n".join("            " + line for line in run.lines)
     else:
@@ -1189,6 +1217,8 @@ def _fuse_entry(info, pc, patient=False):
         count = _path(run, info.start_index[pc], 0)
     except _Unended:
         return False
+    if run.loops:
+        _peel(run)
     if count >= 2 and not run.starts_dispatched:
         info.instrs[pc] = (_build(run, info.plain), pc, None)
         inside = info.fuse_inside
@@ -1200,6 +1230,56 @@ def _fuse_entry(info, pc, patient=False):
         pcs.difference_update(made)
         return True
     return False
+
+
+# A loop's run knows little at its head: the types of the locals it carries from
+# one turn to the next (an accumulator ...), and what guards tested of objects it
+# does not store to, are tested again on every turn.  Its first turn is written
+# on its own, then the others knowing what held at the first turn's back edges;
+# that is sound when it still holds at theirs (else written again knowing less).
+PEEL_ROUNDS = 3
+
+
+def _peel(run):
+    """Write a loop's run as its first turn, then a loop of the others (_build)."""
+    known, holds = _at_back_edges(run.back_edges)
+    if not known and not holds and not _steps_own_iterator(run):
+        return
+    first = run.lines
+    start = run.info.start_index[run.entry]
+    for _ in range(PEEL_ROUNDS):
+        run.lines, run.pending, run.live, run.written = [], [], [], set()
+        run.depth, run.origin, run.generation, run.back_edges = 0, {}, {}, []
+        run.locals, run.holds, run.iterator_known = dict(known), set(holds), True
+        _path(run, start, 0)
+        now_known, now_holds = _at_back_edges(run.back_edges)
+        if (all(now_known.get(i) is t for i, t in known.items()) and holds <= now_holds):
+            run.first_turn = first
+            return
+        known = {i: t for i, t in known.items() if now_known.get(i) is t}
+        holds = holds & now_holds
+    raise AssertionError("peeling did not settle")
+
+
+def _at_back_edges(edges):
+    """What holds at every back edge: (locals' types, guard terms)."""
+    if not edges:
+        return {}, set()
+    known, holds = edges[0]
+    known, holds = dict(known), set(holds)
+    for k, h in edges[1:]:
+        known = {i: t for i, t in known.items() if k.get(i) is t}
+        holds &= h
+    return known, holds
+
+
+def _steps_own_iterator(run):
+    """The loop's head is a FOR_ITER whose member's guard a peeled loop tests once."""
+    info = run.info
+    site = info.plain[run.entry][1] if run.entry in info.site_pcs else None
+    return (site is not None and info.opcodes[run.entry] == FOR_ITER
+            and site.inplace[0] in site.family.inline_members(site.oparg)
+            and site.cells[site.ci] == quicken.COOLDOWN and not _keeps_changing(site))
 
 
 # A run goes on past a conditional branch: its fall-through side first, inside

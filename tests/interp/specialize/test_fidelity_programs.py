@@ -312,6 +312,67 @@ for i in range(5):
     read()
 print(read())
 """}),
+    # a loop's later turns know what held at the end of its first (peeled): a local's
+    # type, guard terms over locals the turn does not store to -- not over one it
+    # does (rotate's o), nor with a global's name bound only in the first turn
+    "loop_turns_know_what_held": ({"main.py": """
+K = 3
+
+
+class A:
+    def __init__(self, v):
+        self.v = v
+
+
+class B:
+    def __init__(self, v):
+        self.v = v
+
+
+def rotate(objs):
+    o = objs[0]
+    t = 0
+    for k in objs:
+        t = t + o.v
+        o = k
+    return t
+
+
+def accumulate(xs):
+    t = 0
+    for x in xs:
+        t = t + x + K + len("ab")
+    return t
+
+
+def globals_only(n):
+    t = 0
+    for i in range(n):
+        t = t + K
+    return t
+
+
+def retyped(xs):
+    t = 0
+    for x in xs:
+        t = t + 1
+        if x < 0:
+            t = 0.5
+            continue
+    return t
+
+
+objs = [A(i) for i in range(30)]
+for _ in range(40):
+    rotate(objs)
+    accumulate(range(40))
+    retyped(range(40))
+    globals_only(40)
+mixed = objs[:10] + [B(5)] + objs[10:]
+results = [rotate(mixed) for _ in range(5)]
+results += [accumulate([1, 2, 2.5, 3]), retyped([1, -1, 2, 3]), globals_only(10)]
+print(results)
+"""}),
 }
 
 

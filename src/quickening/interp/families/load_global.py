@@ -193,8 +193,8 @@ def _builtin(name, push_null, globals_version, builtins_version):
 # referenced once, when it starts (PROLOGUES: fgk / fbk, 0 for a mapping that is not
 # an exact dict), and each site reads the keys version from there ({c0}..{c4}: MEM32,
 # MEM64, offsets, version)
-PROLOGUES["fgk"] = f"fgk = (id(fg) + {_DICT_KEYS}) >> 3 if type(fg := f.globals) is dict else 0"
-PROLOGUES["fbk"] = f"fbk = (id(fb) + {_DICT_KEYS}) >> 3 if type(fb := f.builtins) is dict else 0"
+PROLOGUES["fgk", "fg"] = f"fgk = (id(fg) + {_DICT_KEYS}) >> 3 if type(fg := f.globals) is dict else 0"
+PROLOGUES["fbk", "fb"] = f"fbk = (id(fb) + {_DICT_KEYS}) >> 3 if type(fb := f.builtins) is dict else 0"
 _GLOBALS_GUARD = "fgk and {c0}[({c1}[fgk] + {c3}) >> 2] == {c4}"
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
