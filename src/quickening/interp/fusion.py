@@ -101,17 +101,19 @@ class Shape:
     `type(r) is T` is then known true where only that path goes on: _site).
     `pure`: once its guard passed, it runs no code of the program (it may
     raise), so what the run knows of the frame's locals still holds after it
-    (_Run.locals).
+    (_Run.locals).  `pure_for`: for a generic operation, given its operands'
+    exact types, None when it may run code of the program, else the exact type
+    of its result (`object`: not known) -- it runs none.
     """
 
     __slots__ = ("npop", "results", "guard", "effects", "raises", "consts", "fallible",
-                 "result_type", "pure")
+                 "result_type", "pure", "pure_for")
 
     def __init__(self, npop, results=(), guard=None, effects=(), raises=True, consts=(),
-                 fallible=None, result_type=None, pure=False):
+                 fallible=None, result_type=None, pure=False, pure_for=None):
         self.npop, self.results, self.guard = npop, tuple(results), guard
         self.effects, self.raises, self.fallible = tuple(effects), raises, fallible
-        self.result_type, self.pure = result_type, pure
+        self.result_type, self.pure, self.pure_for = result_type, pure, pure_for
         # values the templates name {c0}, {c1} ... (a member's cached facts); {r0} ...
         # name the temps receiving the results (a guard may assign them)
         self.consts = None if consts is None else tuple(consts)
@@ -157,25 +159,61 @@ GENERIC = {}
 PROLOGUES = {}
 
 
+# What the builtin number and str types give one another without running code of the
+# program (pure_for): int op int, float with int or float, str + str, str * int
+_INT_RESULT = frozenset({"+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>"})
+_FLOAT_RESULT = frozenset({"+", "-", "*", "/", "//", "%"})
+_NUMBERS = (int, float)
+
+
+def _arithmetic(sym):
+    op = sym[:-1] if sym.endswith("=") else sym      # (+= of these types is +)
+
+    def pure_for(types):
+        a, b = types
+        if a is int and b is int:
+            return float if op == "/" else int if op in _INT_RESULT else None
+        if a in _NUMBERS and b in _NUMBERS:        # (one is a float)
+            return float if op in _FLOAT_RESULT else None
+        if op == "+" and a is str and b is str or op == "*" and {a, b} == {str, int}:
+            return str
+        return None
+    return pure_for
+
+
 def _binary_op_shape(oparg, arg):
     sym = host.BINARY_OP_SYMBOLS[oparg]
     if sym.endswith("="):
         return None   # in-place forms dispatch (they need a statement, kept simple)
-    return Shape(2, [f"{{0}} {sym} {{1}}"])
+    return Shape(2, [f"{{0}} {sym} {{1}}"], pure_for=_arithmetic(sym))
+
+
+def _comparison(types):
+    return bool if all(t in _KNOWN_TYPES for t in types) else None
 
 
 def _compare_op_shape(oparg, arg):
     sym = host.COMPARE_SYMBOLS[oparg >> 5]
     if oparg & 16:
-        return Shape(2, [f"True if {{0}} {sym} {{1}} else False"])
-    return Shape(2, [f"{{0}} {sym} {{1}}"])
+        return Shape(2, [f"True if {{0}} {sym} {{1}} else False"], pure_for=_comparison)
+    return Shape(2, [f"{{0}} {sym} {{1}}"], pure_for=_comparison)
+
+
+def _indexing(types):
+    container, index = types
+    if index is int and container in (list, tuple, str):
+        return str if container is str else object
+    return None
 
 
 GENERIC[_OP["BINARY_OP"]] = _binary_op_shape
 GENERIC[_OP["COMPARE_OP"]] = _compare_op_shape
-GENERIC[_OP["TO_BOOL"]] = lambda oparg, arg: Shape(1, ["True if {0} else False"])
-GENERIC[_OP["BINARY_SUBSCR"]] = lambda oparg, arg: Shape(2, ["{0}[{1}]"])
-GENERIC[_OP["STORE_SUBSCR"]] = lambda oparg, arg: Shape(3, effects=["{1}[{2}] = {0}"])
+GENERIC[_OP["TO_BOOL"]] = lambda oparg, arg: Shape(1, ["True if {0} else False"],
+                                                   pure_for=_comparison)
+GENERIC[_OP["BINARY_SUBSCR"]] = lambda oparg, arg: Shape(2, ["{0}[{1}]"], pure_for=_indexing)
+GENERIC[_OP["STORE_SUBSCR"]] = lambda oparg, arg: Shape(
+    3, effects=["{1}[{2}] = {0}"],
+    pure_for=lambda types: object if types[1] is list and types[2] is int else None)
 GENERIC[_OP["CONTAINS_OP"]] = lambda oparg, arg: Shape(
     2, ["{0} not in {1}" if oparg else "{0} in {1}"])
 GENERIC[_OP["GET_ITER"]] = lambda oparg, arg: Shape(1, ["iter({0})"])
@@ -566,7 +604,8 @@ def _fill(template, ops, names):
 def _in_place(run, pc, shape, arg):
     """A generic instruction executed in place (its handler never changes)."""
     ops = run.operands(shape.npop)
-    if shape.raises:
+    result_type = _pure_result(run, shape, ops)
+    if shape.raises and result_type is None:
         run.escape()      # (the operation of whatever types: it may call their methods)
     if shape.raises:
         if run.info.handler_for(pc) is not None:
@@ -579,6 +618,21 @@ def _in_place(run, pc, shape, arg):
         run.emit(_fill(effect, ops, names))
     for result in shape.results:
         run.push(result if result == "NULL" else run.temp(_fill(result, ops, names)))
+    if result_type is not None and result_type is not object and len(shape.results) == 1:
+        run.known[run.pending[-1]] = result_type
+
+
+def _pure_result(run, shape, ops):
+    """What shape.pure_for says of these operands (None: unknown types, or not pure)."""
+    if shape.pure_for is None:
+        return None
+    types = []
+    for op in ops:
+        t = run.known.get(op) or _constant_type(op, run.constants)
+        if t is None:
+            return None
+        types.append(t)
+    return shape.pure_for(tuple(types))
 
 
 def _dispatch(run, pc, last, members=(), base=None):
@@ -812,7 +866,11 @@ def _site(run, p, last, site):
             # that goes on missing soon re-specializes and is made polymorphic)
             _branch(run, "elif", base_test, base, ops, base_names, outs,
                     prologue=(f"{cells}[{ci}] = c - 16",))
-            run.escape()
+            result_type = _pure_result(run, base, ops)
+            if result_type is None or not shape.pure:
+                run.escape()
+            elif result_type is shape.result_type is not None:
+                run.known[outs[0]] = result_type
         else:
             # only the member's own path goes on from here: its result's type is known
             # (a temp holds one object; these types' instances cannot change class)
@@ -825,7 +883,11 @@ def _site(run, p, last, site):
     else:
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
-        run.escape()
+        result_type = _pure_result(run, base, ops)
+        if result_type is None:
+            run.escape()
+        elif result_type is not object and len(outs) == 1:
+            run.known[outs[0]] = result_type
     _otherwise(run, p, at, last, kept, ops, outs, rare=True)
     return True
 

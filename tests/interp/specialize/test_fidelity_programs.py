@@ -373,6 +373,38 @@ results = [rotate(mixed) for _ in range(5)]
 results += [accumulate([1, 2, 2.5, 3]), retyped([1, -1, 2, 3]), globals_only(10)]
 print(results)
 """}),
+    # generic operations on operands of known builtin types run no code of the
+    # program: what the run knows holds on past them, and their results' types are
+    # known (int % int, int / int, str * int, comparisons, indexing)
+    "generic_ops_on_known_types": ({"main.py": """
+def mixed(n):
+    t = 0
+    u = 0.0
+    s = ""
+    for i in range(n):
+        q = i / 4
+        r = i // 3
+        u = u + q * 1.5
+        t = t + r + i % 7
+        if i % 5 == 0:
+            s = s + "ab" * 2
+    return t, u, len(s)
+
+
+def table(xs, n):
+    hits = 0
+    for i in range(n):
+        k = xs[i % len(xs)]
+        if k < 3:
+            hits = hits + 1
+    return hits
+
+
+for _ in range(30):
+    mixed(50)
+    table([1, 2, 3, 4], 40)
+print(mixed(20), table([1, 2.5, "x" < "y", 4], 10))
+"""}),
 }
 
 
