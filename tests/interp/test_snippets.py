@@ -670,6 +670,34 @@ def t():
     return r() is None
 r = [t() for _ in range(4)]
 """,
+    # a member whose operation raises where it misses (an emptied slot, an index past
+    # the end) at an entry point: the handler that then counts the miss and raises
+    # runs outside the fused run's `except` clause (no __context__ from it)
+    "fallible_member_at_an_entry_point": """
+class O:
+    __slots__ = ("a", "b")
+def ident(x):
+    return x
+def f(l, i):
+    try:
+        return ident(l)[i]
+    except IndexError as e:
+        return ("idx", e.__context__)
+def g(o):
+    try:
+        return ident(o).a
+    except AttributeError as e:
+        return ("attr", e.__context__)
+o = O(); o.a = 1
+l = [1, 2, 3]
+r = []
+for k in range(300):
+    r.append(f(l, k % 4))
+    if k == 250:
+        del o.a
+    r.append(g(o))
+print(r[-6:], sum(1 for x in r if isinstance(x, tuple) and x[1] is not None))
+""",
     # a running frame given a trace function is traced from the next line on: set by
     # itself after sys.settrace, or by a function it called before sys.settrace (as
     # a debugger's set_trace does), whether or not that call ran on the host stack

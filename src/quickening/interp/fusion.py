@@ -932,11 +932,16 @@ def _leaving(run, pc, at, values):
 
 def _branch(run, keyword, condition, shape, ops, names, outs, prologue=(), leave=()):
     """`if condition:` (or elif) running shape's effects and assigning its results to
-    outs; for a fallible shape, `leave` when they raise its exception."""
+    outs; for a fallible shape, `leave` when they raise its exception.  (Leaving
+    through the table, the handler runs after the `except` clause: in it, its own
+    exceptions would get the one caught as __context__.)"""
     run.emit(f"{keyword} {_fold(condition, ops, run)}:")
     for line in prologue:
         run.emit(line, 1)
     indent = 1
+    calls_handler = shape.fallible and any("_instrs[" in line for line in leave)
+    if calls_handler and not outs:
+        run.emit("missed = False", 1)
     if shape.fallible:
         run.emit("try:", 1)
         indent = 2
@@ -948,7 +953,14 @@ def _branch(run, keyword, condition, shape, ops, names, outs, prologue=(), leave
         if value != out:           # (a guard may have assigned it already)
             run.emit(f"{out} = {value}", indent)
             assigned = True
-    if shape.fallible:
+    if calls_handler:
+        missed = f"{outs[0]} is NULL" if outs else "missed"
+        run.emit(f"except {shape.fallible}:", 1)
+        run.emit(f"{outs[0]} = NULL" if outs else "missed = True", 2)
+        run.emit(f"if {missed}:", 1)
+        for line in leave:
+            run.emit(line, 2)
+    elif shape.fallible:
         run.emit(f"except {shape.fallible}:", 1)
         for line in leave:
             run.emit(line, 2)

@@ -210,14 +210,16 @@ def binary_subscr_getitem(f, stack, site, nxt):
 
 
 # -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+# (the guard less the bound: an index past the end raises IndexError, which is then
+# the member's miss: the run leaves for the handler, which counts it)
 def _index_guard(t):
-    return f"type({{1}}) is int and type({{0}}) is {t} and 0 <= {{1}} < {_COMPACT} and {{1}} < len({{0}})"
+    return f"type({{1}}) is int and type({{0}}) is {t} and 0 <= {{1}} < {_COMPACT}"
 
 
-binary_subscr_list_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("list"),
-                                                  pure=True)
-binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard=_index_guard("tuple"),
-                                                   pure=True)
+binary_subscr_list_int.fuse_as = lambda oparg: Shape(
+    2, ["{0}[{1}]"], guard=_index_guard("list"), fallible="IndexError", pure=True)
+binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(
+    2, ["{0}[{1}]"], guard=_index_guard("tuple"), fallible="IndexError", pure=True)
 _INLINE = (binary_subscr_list_int, binary_subscr_tuple_int)
 FAMILY.inline_members = lambda oparg: _INLINE
 

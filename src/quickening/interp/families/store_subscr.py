@@ -108,10 +108,12 @@ def store_subscr_dict(f, stack, site, nxt):
 
 
 # -- in place in fused runs (fusion.py): the member's guard and operation -------------------
+# (the guard less the bound: an index past the end raises IndexError, the member's
+# miss, before anything is stored: the run leaves for the handler, which counts it)
 store_subscr_list_int.fuse_as = lambda oparg: Shape(
     3, effects=["{1}[{2}] = {0}"],
-    guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT} and {{2}} < len({{1}})",
-    pure=True)
+    guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT}",
+    fallible="IndexError", pure=True)
 FAMILY.inline_members = lambda oparg: (store_subscr_list_int,)
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
