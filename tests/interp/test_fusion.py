@@ -502,3 +502,46 @@ def test_a_run_inside_a_loop_goes_round_to_its_head(fuse_soon):
         info.instrs[pc] = (counted(run), pc, None)
     assert api.call(ns["f"], 100) == expected
     assert 100 <= calls[0] <= 100 + 2
+
+
+def test_a_polymorphic_site_re_targets_without_leaving_its_run(fuse_soon):
+    """Five classes round-robin at one LOAD_ATTR site: it re-specializes every 53
+    misses, each time through the table, and its new handler then runs right there:
+    the loop's run is entered once per call, never left midway."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = "".join(f"class C{i}:\n    def __init__(self): self.v = {i}\n" for i in range(5))
+    source += ("def f(objs):\n"
+               "    t = 0\n"
+               "    for o in objs:\n"
+               "        t = t + o.v\n"
+               "    return t\n")
+    ns = {}
+    exec(source, ns)
+    objs = [ns[f"C{i % 5}"]() for i in range(200)]
+    expected = ns["f"](objs)
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    objs = [ns[f"C{i % 5}"]() for i in range(200)]
+    for _ in range(6):
+        assert api.call(ns["f"], objs) == expected
+    info = info_of(ns["f"])
+    (site,) = [s for s in info.sites if s.family.name == "LOAD_ATTR"]
+    calls = [0]
+
+    def counted(run):
+        def fused(f, stack, arg, nxt):
+            calls[0] += 1
+            return run(f, stack, arg, nxt)
+        return fused
+
+    head = next(ins.offset // 2 for ins in dis.get_instructions(info.code)
+                if ins.opname == "FOR_ITER")
+    made = _runs(info)
+    assert head in made
+    info.instrs[head] = (counted(made[head]), head, None)
+    before = site.respecializations
+    for _ in range(5):
+        assert api.call(ns["f"], objs) == expected
+    assert site.respecializations - before >= 10
+    assert calls[0] == 5

@@ -368,13 +368,23 @@ class _Run:
         self.emit(f"at = {name}")
         return name
 
-    def through_table(self, at, indent=0):
+    def through_table(self, at, indent=0, site=True):
         """Run the instruction at `at` through the table; anything but falling through
-        (a jump, a call, a return, a re-dispatch after specializing) goes back to the loop."""
+        (a jump, a call, a return) goes back to the loop.  A site that has just
+        (re)specialized asks for itself again: its new handler runs here (a
+        polymorphic site re-targets every 53 misses: the run goes on)."""
         self.emit(f"h, a, n = _instrs[{at}]", indent)
         self.emit("pc = h(f, stack, a, n)", indent)
         self.emit("if pc != n:", indent)
-        self.emit("return pc", indent + 1)
+        if not site:
+            self.emit("return pc", indent + 1)
+            return
+        self.emit(f"if pc != {at}:", indent + 1)
+        self.emit("return pc", indent + 2)
+        self.emit(f"h, a, n = _instrs[{at}]", indent + 1)
+        self.emit("pc = h(f, stack, a, n)", indent + 1)
+        self.emit("if pc != n:", indent + 1)
+        self.emit("return pc", indent + 2)
 
 
 def _simple(run, op, oparg, arg):
@@ -682,7 +692,7 @@ def _dispatch(run, pc, last, members=(), base=None):
         run.emit(f"h, a, n = _instrs[{at}]")
         run.emit("return h(f, stack, a, n)")
     else:
-        run.through_table(at)
+        run.through_table(at, site=pc in run.info.site_pcs)
 
 
 def _site_operands(run, pc, npop):
