@@ -545,3 +545,31 @@ def test_a_polymorphic_site_re_targets_without_leaving_its_run(fuse_soon):
         assert api.call(ns["f"], objs) == expected
     assert site.respecializations - before >= 10
     assert calls[0] == 5
+
+
+def test_a_path_reaching_a_shared_return_writes_it_again(fuse_soon):
+    """`return a or b`: both paths reach one RETURN_VALUE (a join); each writes it
+    again rather than leave for the loop to dispatch it."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = "def f(a, b):\n    return a.x or b\nclass A:\n    def __init__(self, x): self.x = x\n"
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    objs = [ns["A"](0), ns["A"](1)]
+    for i in range(20):
+        assert api.call(ns["f"], objs[i % 2], 5) == (i % 2 or 5)
+    info = info_of(ns["f"])
+    (ret,) = [ins.offset // 2 for ins in dis.get_instructions(info.code)
+              if ins.opname == "RETURN_VALUE"]
+    assert ret in info.joins and _runs(info)
+    calls = [0]
+    h, arg, nxt = info.instrs[ret]
+
+    def counted(f, stack, a, n):
+        calls[0] += 1
+        return h(f, stack, a, n)
+
+    info.instrs[ret] = (counted, arg, nxt)
+    for i in range(20):
+        assert api.call(ns["f"], objs[i % 2], 5) == (i % 2 or 5)
+    assert calls[0] == 0

@@ -1378,6 +1378,20 @@ def _steps_own_iterator(run):
 MAX_RUN = 240
 
 
+def _returns_at_once(info, j):
+    """The j-th instruction and the few after it only move references and return (the
+    end of `return a or b`): a path reaching them there writes them again rather than
+    leave for the loop to dispatch them."""
+    starts, opcodes = info.starts, info.opcodes
+    for k in range(j, min(j + 3, len(starts))):
+        op = opcodes[starts[k]]
+        if op in _RETURNS:
+            return True
+        if op not in SIMPLE:
+            return False
+    return False
+
+
 class _Unended(Exception):
     """The code ends without a terminator where a run would go on (not made)."""
 
@@ -1396,7 +1410,7 @@ def _path(run, j, dispatched):
     joins = info.joins
     while j < n:
         p = starts[j]
-        if count and p in joins:
+        if count and p in joins and not _returns_at_once(info, j):
             run.flush()
             run.emit(f"return {p}")
             return count
@@ -1461,8 +1475,10 @@ def _follow(run, pc, dispatched, side=False):
         saved = (run.depth, list(run.pending), list(run.live), dict(run.locals),
                  set(run.holds), dict(run.generation))
         run.depth += 1
-    if (pc in run.written or pc in run.info.joins or len(run.written) >= MAX_RUN
-            or _cold(run.info, pc)):
+    info = run.info
+    if ((pc in run.written or pc in info.joins)
+            and not _returns_at_once(info, info.start_index[pc])
+            or len(run.written) >= MAX_RUN or _cold(info, pc)):
         run.flush()
         run.emit(f"return {pc}")
         count = 0
