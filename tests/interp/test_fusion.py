@@ -573,3 +573,25 @@ def test_a_path_reaching_a_shared_return_writes_it_again(fuse_soon):
     for i in range(20):
         assert api.call(ns["f"], objs[i % 2], 5) == (i % 2 or 5)
     assert calls[0] == 0
+
+
+def test_the_code_after_a_loop_has_a_run(fuse_soon):
+    """FOR_ITER's exit goes on past END_FOR and POP_TOP at once: that instruction is
+    an entry point, so the code after the loop runs fused, not through the table."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("def f(xs):\n"
+              "    t = 0\n"
+              "    for x in xs:\n"
+              "        t = t + x\n"
+              "    u = t * 2\n"
+              "    return u + 1\n")
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    for _ in range(10):
+        assert api.call(ns["f"], [1, 2, 3]) == 13
+    info = info_of(ns["f"])
+    (end_for,) = [ins.offset // 2 for ins in dis.get_instructions(info.code)
+                  if ins.opname == "END_FOR"]
+    after = end_for + 2      # (END_FOR, POP_TOP)
+    assert after in info.entry_points and after in _runs(info)

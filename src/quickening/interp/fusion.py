@@ -1176,6 +1176,12 @@ def _entry_points(info, targets):
     for k in range(1, len(starts)):
         if opcodes[starts[k - 1]] not in SIMPLE:
             points.add(starts[k])
+    for pc in starts:
+        if opcodes[pc] == FOR_ITER:
+            # where an exhausted loop goes on: past its END_FOR and POP_TOP, which
+            # FOR_ITER's exit does at once (ops/control.py), not at its jump target
+            arg = info.plain[pc][1]
+            points.add(arg.arg if pc in info.site_pcs else arg)
     return points
 
 
