@@ -53,6 +53,7 @@ STORE_FAST_STORE_FAST = _OP["STORE_FAST_STORE_FAST"]
 LOAD_FAST_AND_CLEAR = _OP["LOAD_FAST_AND_CLEAR"]
 POP_TOP, PUSH_NULL, COPY, SWAP = _OP["POP_TOP"], _OP["PUSH_NULL"], _OP["COPY"], _OP["SWAP"]
 NOP, END_FOR, IS_OP, UNARY_NOT = _OP["NOP"], _OP["END_FOR"], _OP["IS_OP"], _OP["UNARY_NOT"]
+END_SEND = _OP["END_SEND"]
 LOAD_DEREF, STORE_DEREF = _OP["LOAD_DEREF"], _OP["STORE_DEREF"]
 YIELD_VALUE = _OP["YIELD_VALUE"]
 JUMP_FORWARD, JUMP_BACKWARD = _OP["JUMP_FORWARD"], _OP["JUMP_BACKWARD"]
@@ -65,7 +66,7 @@ FOR_ITER = _OP["FOR_ITER"]
 # instructions a run can hold: none of them raises or looks at the frame
 SIMPLE = frozenset({LOAD_FAST, LOAD_CONST, STORE_FAST, LOAD_FAST_LOAD_FAST, STORE_FAST_LOAD_FAST,
                     STORE_FAST_STORE_FAST, LOAD_FAST_AND_CLEAR, POP_TOP, PUSH_NULL, COPY, SWAP,
-                    NOP, END_FOR, IS_OP, UNARY_NOT})
+                    NOP, END_FOR, IS_OP, UNARY_NOT, END_SEND})
 # instructions that end a run (no tail after them)
 _JUMPS = frozenset({JUMP_FORWARD, JUMP_BACKWARD, JUMP_BACKWARD_NO_INTERRUPT})
 # conditional branches: the test under which each falls through (its side written first)
@@ -411,6 +412,13 @@ def _simple(run, op, oparg, arg):
             run.pending.pop()
         else:
             run.emit("del stack[-1]")
+    elif op == END_SEND:     # (receiver, value -- value)
+        value = run.pop()
+        if run.pending:
+            run.pending.pop()
+        else:
+            run.emit("del stack[-1]")
+        run.push(value)
     elif op == PUSH_NULL:
         run.push("NULL")
     elif op == COPY:
