@@ -348,6 +348,20 @@ def _runs(info):
             if e is not None and e[0].__name__ == "fused"}
 
 
+def _counting(info, pcs):
+    """Count the calls of the handlers at pcs (the fused runs made there ...): the
+    count, a list of one."""
+    calls = [0]
+    for pc in pcs:
+        handler, arg, nxt = info.instrs[pc]
+
+        def counted(f, stack, a, n, handler=handler):
+            calls[0] += 1
+            return handler(f, stack, a, n)
+        info.instrs[pc] = (counted, arg, nxt)
+    return calls
+
+
 @pytest.fixture
 def fuse_soon(monkeypatch):
     """Code objects fused after 2 entries, each entry point's run made after 3 more."""
@@ -488,18 +502,9 @@ def test_a_run_inside_a_loop_goes_round_to_its_head(fuse_soon):
     for _ in range(6):
         api.call(ns["f"], 20)
     info = info_of(ns["gen"])
-    calls = [0]
-
-    def counted(run):
-        def fused(f, stack, arg, nxt):
-            calls[0] += 1
-            return run(f, stack, arg, nxt)
-        return fused
-
     made = _runs(info)
     assert made
-    for pc, run in made.items():
-        info.instrs[pc] = (counted(run), pc, None)
+    calls = _counting(info, made)
     assert api.call(ns["f"], 100) == expected
     assert 100 <= calls[0] <= 100 + 2
 
@@ -527,19 +532,10 @@ def test_a_polymorphic_site_re_targets_without_leaving_its_run(fuse_soon):
         assert api.call(ns["f"], objs) == expected
     info = info_of(ns["f"])
     (site,) = [s for s in info.sites if s.family.name == "LOAD_ATTR"]
-    calls = [0]
-
-    def counted(run):
-        def fused(f, stack, arg, nxt):
-            calls[0] += 1
-            return run(f, stack, arg, nxt)
-        return fused
-
     head = next(ins.offset // 2 for ins in dis.get_instructions(info.code)
                 if ins.opname == "FOR_ITER")
-    made = _runs(info)
-    assert head in made
-    info.instrs[head] = (counted(made[head]), head, None)
+    assert head in _runs(info)
+    calls = _counting(info, [head])
     before = site.respecializations
     for _ in range(5):
         assert api.call(ns["f"], objs) == expected
@@ -562,14 +558,7 @@ def test_a_path_reaching_a_shared_return_writes_it_again(fuse_soon):
     (ret,) = [ins.offset // 2 for ins in dis.get_instructions(info.code)
               if ins.opname == "RETURN_VALUE"]
     assert ret in info.joins and _runs(info)
-    calls = [0]
-    h, arg, nxt = info.instrs[ret]
-
-    def counted(f, stack, a, n):
-        calls[0] += 1
-        return h(f, stack, a, n)
-
-    info.instrs[ret] = (counted, arg, nxt)
+    calls = _counting(info, [ret])
     for i in range(20):
         assert api.call(ns["f"], objs[i % 2], 5) == (i % 2 or 5)
     assert calls[0] == 0
