@@ -584,3 +584,41 @@ def test_the_code_after_a_loop_has_a_run(fuse_soon):
                   if ins.opname == "END_FOR"]
     after = end_for + 2      # (END_FOR, POP_TOP)
     assert after in info.entry_points and after in _runs(info)
+
+
+def test_send_gen_pushes_the_delegate_from_the_run(fuse_soon):
+    """`yield from` an interpreted generator: the run resuming the delegating frame
+    goes round to its SEND_GEN and pushes the delegate's frame itself; the handler
+    (through the table) is not called while the delegate is a suspended
+    interpreted generator."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("def leaf(n):\n"
+              "    for i in range(n):\n"
+              "        yield i\n"
+              "def mid(n):\n"
+              "    yield from leaf(n)\n"
+              "def total(n):\n"
+              "    t = 0\n"
+              "    for x in mid(n):\n"
+              "        t = t + x\n"
+              "    return t\n")
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    for _ in range(6):
+        assert api.call(ns["total"], 30) == sum(range(30))
+    info = info_of(ns["mid"])
+    (site,) = [s for s in info.sites if s.family.name == "SEND"]
+    assert site.form == "SEND_GEN"
+    handler, arg, nxt = info.plain[site.pc]
+    calls = [0]
+
+    def counted(f, stack, a, n):
+        calls[0] += 1
+        return handler(f, stack, a, n)
+
+    info.plain[site.pc] = (counted, arg, nxt)
+    if info.instrs[site.pc][0] is handler:      # (no run there: the loop dispatches it)
+        info.instrs[site.pc] = (counted, arg, nxt)
+    assert api.call(ns["total"], 100) == sum(range(100))
+    assert calls[0] <= 2

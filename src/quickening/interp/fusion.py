@@ -461,12 +461,13 @@ def _terminate(run, op, arg, nxt, dispatched):
         if arg > nxt:
             return _follow(run, arg, dispatched)
         run.flush()
-        if op == JUMP_BACKWARD and _goes_back_into(run, arg):
+        if ((op == JUMP_BACKWARD or arg in run.info.site_pcs)
+                and _goes_back_into(run, arg)):
             # a run that started inside a loop (after a call or a yield) goes round
             # to the loop's head in place, as far as it has not written it (a frame
             # being traced, or a run made again meanwhile, goes back to the loop).
-            # (Not a `yield from` loop's: its head, SEND, runs the delegate through
-            # the table, on the host stack without specialization.)
+            # (A `yield from` loop's only when its head, SEND, is a site: without
+            # specialization SEND runs the delegate on the host stack, deeper.)
             run.release()
             run.emit("if f.trace is not None or _gone:")
             run.emit(f"return {arg}", 1)
@@ -758,6 +759,8 @@ def _call_names(run, pc, shape, kept, ops, names):
     names["remade"] = "_gone or f.trace is not None"
     if "{nxt}" in "".join(shape.effects):
         names["nxt"] = run.param(run.info.plain[pc][2])
+    if "{site}" in "".join(shape.effects):
+        names["site"] = run.param(run.info.plain[pc][1])
 
 
 def _base_names(run, pc, site, base, outs, kept, ops):

@@ -10,6 +10,7 @@ import types
 
 from quickening.interp.families import _genframes
 from quickening.interp.families.for_iter import classify_iterator
+from quickening.interp.fusion import Shape
 from quickening.interp.ops import gens
 from quickening.interp.quicken import Family
 
@@ -78,3 +79,15 @@ def send_gen(f, stack, site, nxt):
     if inner.frame.depth > 900:
         return _generic(f, stack, site.arg, nxt)
     return _push(f, site, inner, stack.pop(), _SendReturn, nxt)
+
+
+# in place in fused runs (fusion.py): the common case of the member -- a generator
+# suspended in an interpreted frame, delegated to -- pushes that frame right from
+# the run (the run ends there: the loop switches to it); anything else goes through
+# the table.  ({r0} is assigned only there: the handler may send natively.)
+send_gen.fuse_as = lambda oparg: Shape(
+    2, ["{r0}"], consts=(GeneratorType, _gi_yieldfrom, _InterpGenerator, _push, _SendReturn),
+    guard="type({0}) is {c0} and type(inner := {c1}({0})) is {c2} and not inner.running"
+          " and inner.frame.pc >= 0 and inner.frame.depth <= 900",
+    effects=["{kept}stack.append({0}); return {c3}(f, {site}, inner, {1}, {c4}, {nxt})"])
+FAMILY.inline_members = lambda oparg: (send_gen,)
