@@ -348,6 +348,14 @@ def _runs(info):
             if e is not None and e[0].__name__ == "fused"}
 
 
+def _interpreted(source):
+    """The namespace of source run in the interpreter (compiled as "<f>")."""
+    from quickening import api
+    ns = {}
+    api.run_code(compile(source, "<f>", "exec"), ns)
+    return ns
+
+
 def _counting(info, pcs):
     """Count the calls of the handlers at pcs (the fused runs made there ...): the
     count, a list of one."""
@@ -497,8 +505,7 @@ def test_a_run_inside_a_loop_goes_round_to_its_head(fuse_soon):
     ns = {}
     exec(source, ns)
     expected = ns["f"](100)
-    ns = {}
-    api.run_code(compile(source, "<f>", "exec"), ns)
+    ns = _interpreted(source)
     for _ in range(6):
         api.call(ns["f"], 20)
     info = info_of(ns["gen"])
@@ -525,8 +532,7 @@ def test_a_polymorphic_site_re_targets_without_leaving_its_run(fuse_soon):
     exec(source, ns)
     objs = [ns[f"C{i % 5}"]() for i in range(200)]
     expected = ns["f"](objs)
-    ns = {}
-    api.run_code(compile(source, "<f>", "exec"), ns)
+    ns = _interpreted(source)
     objs = [ns[f"C{i % 5}"]() for i in range(200)]
     for _ in range(6):
         assert api.call(ns["f"], objs) == expected
@@ -549,8 +555,7 @@ def test_a_path_reaching_a_shared_return_writes_it_again(fuse_soon):
     from quickening import api
     from quickening.interp.sitestate import info_of
     source = "def f(a, b):\n    return a.x or b\nclass A:\n    def __init__(self, x): self.x = x\n"
-    ns = {}
-    api.run_code(compile(source, "<f>", "exec"), ns)
+    ns = _interpreted(source)
     objs = [ns["A"](0), ns["A"](1)]
     for i in range(20):
         assert api.call(ns["f"], objs[i % 2], 5) == (i % 2 or 5)
@@ -575,8 +580,7 @@ def test_the_code_after_a_loop_has_a_run(fuse_soon):
               "        t = t + x\n"
               "    u = t * 2\n"
               "    return u + 1\n")
-    ns = {}
-    api.run_code(compile(source, "<f>", "exec"), ns)
+    ns = _interpreted(source)
     for _ in range(10):
         assert api.call(ns["f"], [1, 2, 3]) == 13
     info = info_of(ns["f"])
@@ -603,8 +607,7 @@ def test_send_gen_pushes_the_delegate_from_the_run(fuse_soon):
               "    for x in mid(n):\n"
               "        t = t + x\n"
               "    return t\n")
-    ns = {}
-    api.run_code(compile(source, "<f>", "exec"), ns)
+    ns = _interpreted(source)
     for _ in range(6):
         assert api.call(ns["total"], 30) == sum(range(30))
     info = info_of(ns["mid"])
