@@ -405,6 +405,36 @@ for _ in range(30):
     table([1, 2, 3, 4], 40)
 print(mixed(20), table([1, 2.5, "x" < "y", 4], 10))
 """}),
+    # a fused LOAD_GLOBAL tests that the keys object is the one it specialized for and
+    # that object's version: a global deleted (same keys, new version), globals
+    # added until the dict grows (new keys), the builtins changed
+    "global_keys_changing": ({"main.py": """
+K = 1
+SPARE = 0
+
+
+def read(n):
+    t = 0
+    for i in range(n):
+        t = t + K + len("ab")
+    return t
+
+
+for _ in range(40):
+    read(20)
+del SPARE                      # the keys' version changes, the keys object stays
+for _ in range(5):
+    read(20)
+for k in range(40):            # the keys object is replaced (the dict grows)
+    globals()[f"G{k}"] = k
+    read(3)
+import builtins
+builtins.EXTRA = 1             # the builtins' keys change too
+for _ in range(5):
+    read(20)
+del builtins.EXTRA
+print(read(10))
+"""}),
 }
 
 

@@ -111,7 +111,7 @@ def specialize(site, f):
         if version > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
         # MODULE leaves the builtin_keys_version cell as it was
-        return site.specialize("LOAD_GLOBAL_MODULE", _module(name, push_null, version),
+        return site.specialize("LOAD_GLOBAL_MODULE", _module(name, push_null, version, g),
                                cache=version, cells=(version, site.cache_cell(2), index))
     b = f.builtins
     if type(b) is not dict:
@@ -136,7 +136,7 @@ def specialize(site, f):
     if builtins_version > 0xFFFF:
         return site.fail("OUT_OF_RANGE")
     return site.specialize("LOAD_GLOBAL_BUILTIN",
-                           _builtin(name, push_null, globals_version, builtins_version),
+                           _builtin(name, push_null, globals_version, builtins_version, g, b),
                            cache=(globals_version, builtins_version),
                            cells=(globals_version, builtins_version, index))
 
@@ -147,7 +147,14 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def _module(name, push_null, version):
+def _keys_where(d):
+    """Facts of a fused guard (below): where d's keys object is, and the index in
+    MEM32 of its version."""
+    keys = facts.dict_keys_address(d)
+    return keys, (keys + _KEYS_VERSION) >> 2
+
+
+def _module(name, push_null, version, g):
     if push_null:
         def load_global_module(f, stack, site, nxt):
             g = f.globals
@@ -167,11 +174,11 @@ def _module(name, push_null, version):
                     stack.append(value)
                     return nxt
             return _deopt(f, stack, site, nxt)
-    return MODULE_IN_PLACE.facts(load_global_module,
-                                 _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION, version, name)
+    return MODULE_IN_PLACE.facts(load_global_module, _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION,
+                                 version, name, *_keys_where(g))
 
 
-def _builtin(name, push_null, globals_version, builtins_version):
+def _builtin(name, push_null, globals_version, builtins_version, g, b):
     def load_global_builtin(f, stack, site, nxt):
         g = f.globals
         if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == globals_version:
@@ -185,22 +192,26 @@ def _builtin(name, push_null, globals_version, builtins_version):
                     return nxt
         return _deopt(f, stack, site, nxt)
     return BUILTIN_IN_PLACE.facts(load_global_builtin, _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION,
-                                  globals_version, name, builtins_version)
+                                  globals_version, name, *_keys_where(g),
+                                  builtins_version, *_keys_where(b))
 
 
 # in place in fused runs (fusion.py): the same guards and lookup.  A frame's globals
 # and builtins never change, so a fused function finds where their keys are
 # referenced once, when it starts (PROLOGUES: fgk / fbk, 0 for a mapping that is not
-# an exact dict), and each site reads the keys version from there ({c0}..{c4}: MEM32,
-# MEM64, offsets, version)
+# an exact dict).  Each site then tests that the keys object is the one whose version
+# it was specialized for, and that version ({c0} MEM32, {c1} MEM64, {c4} the version,
+# {c6} where that keys object is, {c7} its version's index): no address arithmetic
+# on big ints per test.  (Exactly the version test: a keys object that replaced it
+# has another address, or another version if it took the same one.)
 PROLOGUES["fgk", "fg"] = f"fgk = (id(fg) + {_DICT_KEYS}) >> 3 if type(fg := f.globals) is dict else 0"
 PROLOGUES["fbk", "fb"] = f"fbk = (id(fb) + {_DICT_KEYS}) >> 3 if type(fb := f.builtins) is dict else 0"
-_GLOBALS_GUARD = "fgk and {c0}[({c1}[fgk] + {c3}) >> 2] == {c4}"
+_GLOBALS_GUARD = "fgk and {c1}[fgk] == {c6} and {c0}[{c7}] == {c4}"
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
     guard=_GLOBALS_GUARD + " and ({r0} := fg.get({c5}, NULL)) is not NULL", pure=True))
 BUILTIN_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD + " and fbk and {c0}[({c1}[fbk] + {c3}) >> 2] == {c6}"
+    guard=_GLOBALS_GUARD + " and fbk and {c1}[fbk] == {c9} and {c0}[{c10}] == {c8}"
           " and ({r0} := fb.get({c5}, NULL)) is not NULL", pure=True))
 FAMILY.inline_members = lambda oparg: (MODULE_IN_PLACE, BUILTIN_IN_PLACE)
