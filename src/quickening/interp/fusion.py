@@ -154,9 +154,9 @@ def source_attribute(name):
 # generic instructions executed in place: opcode -> shape(oparg, arg) (None: dispatch)
 GENERIC = {}
 
-# Names that templates may use as if bound: the names a line binds -> the line, run
-# once when the fused function starts if its text uses one of them (what stays the
-# same for a frame: see load_global)
+# Names that templates may use as if bound: the names a line binds -> the line (or
+# line(run), made for the run), run once when the fused function starts if its text
+# uses one of them (what stays the same for a frame: see load_global)
 PROLOGUES = {}
 
 
@@ -271,6 +271,7 @@ class _Run:
         self.written = set()   # instructions written so far (each at most once)
         self.depth = 0         # indentation of the side of a branch being written
         self.starts_dispatched = False   # its first instruction goes through the table
+        self.frame = None      # the frame it is made in (what PROLOGUES may count on)
 
     def escape(self):
         """What follows may run code of the program, which may rebind the frame's
@@ -1093,7 +1094,7 @@ def _uses(name, patterns={}):
 def _build(run, instrs):
     params = "f, stack, arg, nxt, _instrs"
     text = "\n".join(run.lines + (run.first_turn or []))
-    prologue = [line for names, line in PROLOGUES.items()
+    prologue = [line(run) if callable(line) else line for names, line in PROLOGUES.items()
                 if any(_uses(name).search(text) for name in names)]
     if run.first_turn is not None:
         # the first turn, leaving for the others at its back edges (_peel)
@@ -1293,7 +1294,7 @@ def _lazy(f, stack, pc, _):
         made = None
     else:
         try:
-            made = _fuse_entry(info, pc, patient=waited < warmup + PATIENCE)
+            made = _fuse_entry(info, pc, patient=waited < warmup + PATIENCE, frame=f)
         except _NotYet:
             made = None
     # (the instruction runs outside the `except` clause: the host would count
@@ -1308,12 +1309,14 @@ def _lazy(f, stack, pc, _):
     return h(f, stack, arg, nxt)
 
 
-def _fuse_entry(info, pc, patient=False):
+def _fuse_entry(info, pc, patient=False, frame=None):
     """Make (or make again) the fused function starting at instruction pc
-    (patient: raise _NotYet if a site in it is not specialized yet)."""
+    (patient: raise _NotYet if a site in it is not specialized yet; frame: the one
+    it is made in)."""
     run = _Run(info)
     run.entry = pc
     run.patient = patient
+    run.frame = frame
     try:
         count = _path(run, info.start_index[pc], 0)
     except _Unended:

@@ -435,6 +435,31 @@ for _ in range(5):
 del builtins.EXTRA
 print(read(10))
 """}),
+    # one code object run with two globals dicts: a fused run finds where the keys of
+    # the dict it was made with are without arithmetic, and those of the other as
+    # before (its LOAD_GLOBAL sites then miss, as CPython's do)
+    "one_code_two_globals": ({"main.py": """
+import types
+
+K = 1
+
+
+def f(n):
+    t = 0
+    for i in range(n):
+        t = t + K + len("ab")
+    return t
+
+
+other = {"K": 10, "__builtins__": __builtins__}
+g = types.FunctionType(f.__code__, other)
+results = []
+for _ in range(30):
+    results.append(f(20))
+for _ in range(30):
+    results.append((f(20), g(20)))
+print(results[-3:])
+"""}),
 }
 
 
