@@ -407,7 +407,9 @@ print(mixed(20), table([1, 2.5, "x" < "y", 4], 10))
 """}),
     # a fused LOAD_GLOBAL tests that the keys object is the one it specialized for and
     # that object's version: a global deleted (same keys, new version), globals
-    # added until the dict grows (new keys), the builtins changed
+    # added until the dict grows (new keys), the builtins changed; and its code run
+    # with another globals dict (a fused run finds where the keys of the dict it was
+    # made with are without arithmetic, those of another as before)
     "global_keys_changing": ({"main.py": """
 K = 1
 SPARE = 0
@@ -433,32 +435,11 @@ builtins.EXTRA = 1             # the builtins' keys change too
 for _ in range(5):
     read(20)
 del builtins.EXTRA
-print(read(10))
-"""}),
-    # one code object run with two globals dicts: a fused run finds where the keys of
-    # the dict it was made with are without arithmetic, and those of the other as
-    # before (its LOAD_GLOBAL sites then miss, as CPython's do)
-    "one_code_two_globals": ({"main.py": """
 import types
-
-K = 1
-
-
-def f(n):
-    t = 0
-    for i in range(n):
-        t = t + K + len("ab")
-    return t
-
-
 other = {"K": 10, "__builtins__": __builtins__}
-g = types.FunctionType(f.__code__, other)
-results = []
-for _ in range(30):
-    results.append(f(20))
-for _ in range(30):
-    results.append((f(20), g(20)))
-print(results[-3:])
+read_other = types.FunctionType(read.__code__, other)
+results = [(read(20), read_other(20)) for _ in range(30)]
+print(read(10), results[-1])
 """}),
 }
 
