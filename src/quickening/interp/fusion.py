@@ -320,6 +320,13 @@ class _Run:
     def push(self, name):
         self.pending.append(name)
 
+    def drop(self):
+        """Let go of the top value (POP_TOP)."""
+        if self.pending:
+            self.pending.pop()
+        else:
+            self.emit("del stack[-1]")
+
     def pop(self):
         if self.pending:
             return self.pending.pop()
@@ -340,10 +347,14 @@ class _Run:
             self.emit(f"stack += ({', '.join(p)},)", indent)
         self.pending = []
 
+    def type_of(self, name):
+        """The exact type the run knows a temp or constant it names to have, or None."""
+        return self.known.get(name) or _constant_type(name, self.constants)
+
     def store(self, index, value):
         self.emit(f"stack[{index}] = {value}")
         self.generation[index] = self.generation.get(index, 0) + 1
-        known = self.known.get(value) or _constant_type(value, self.constants)
+        known = self.type_of(value)
         if known is not None:
             self.locals[index] = known
         else:
@@ -409,16 +420,10 @@ def _simple(run, op, oparg, arg):
         run.push(run.load(oparg))
         run.store(oparg, "NULL")
     elif op in (POP_TOP, END_FOR):
-        if run.pending:
-            run.pending.pop()
-        else:
-            run.emit("del stack[-1]")
+        run.drop()
     elif op == END_SEND:     # (receiver, value -- value)
         value = run.pop()
-        if run.pending:
-            run.pending.pop()
-        else:
-            run.emit("del stack[-1]")
+        run.drop()
         run.push(value)
     elif op == PUSH_NULL:
         run.push("NULL")
@@ -538,16 +543,14 @@ def _constant_type(name, constants):
 def _fold(condition, ops, run):
     """A guard with what is known of its operands worked out, so it is not tested each
     time: a constant's type (an int constant is also within the bounds it is within),
-    and a temp's type when the run knows it (run.known: set by _site)."""
+    and a temp's type when the run knows it (run.type_of)."""
     for op in ops:
         value = run.constants.get(op)
         if type(value) is int:
             condition = condition.replace(f"type({op}) is int", "True")
             condition = re.sub(rf"\b{op}\b(?= <)|(?<=< ){op}\b", repr(value), condition)
-        elif type(value) in _KNOWN_TYPES:
-            condition = condition.replace(f"type({op}) is {type(value).__name__}", "True")
-        elif op in run.known:
-            condition = condition.replace(f"type({op}) is {run.known[op].__name__}", "True")
+        elif (known := run.type_of(op)) is not None:
+            condition = condition.replace(f"type({op}) is {known.__name__}", "True")
     condition = _BOUNDS.sub(
         lambda m: repr(eval(m.group(0), {"__builtins__": {}})), condition)  # (numbers only)
     condition = condition.replace("NULL is NULL", "True")
@@ -648,7 +651,7 @@ def _pure_result(run, shape, ops):
         return None
     types = []
     for op in ops:
-        t = run.known.get(op) or _constant_type(op, run.constants)
+        t = run.type_of(op)
         if t is None:
             return None
         types.append(t)
@@ -835,6 +838,12 @@ def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
 UNSTABLE_ATTEMPTS = 1
 
 
+def _unmissed(site):
+    """The site has not missed since it specialized (its counter is still the
+    cooldown it was given)."""
+    return site.cells[site.ci] == quicken.COOLDOWN
+
+
 def _keeps_changing(site):
     # (a site that never specialized keeps its form while it fails, backing off:
     # it is made fixed to the base instruction until it succeeds once)
@@ -882,7 +891,7 @@ def _site(run, p, last, site):
         guard = _fill(shape.guard, ops, names)
         _branch(run, "if", _shared(guard, run), shape, ops, names, outs, prologue,
                 _leaving(run, p, at, kept + ops))
-        if base is not None and site.cells[site.ci] != quicken.COOLDOWN:
+        if base is not None and not _unmissed(site):
             # (a site that has missed since it specialized misses in place; one that
             # has not leaves the run on a miss: less code to compile, and a site
             # that goes on missing soon re-specializes and is made polymorphic)
@@ -1020,7 +1029,7 @@ def _for_iter(run, pc, site):
         held in members or (held is site.base_handler and site.attempts))
     # a member that has not missed since it specialized: a miss leaves the run, so
     # only the member's step goes on (as for _site)
-    clean = fixed and held in members and site.cells[site.ci] == quicken.COOLDOWN
+    clean = _steps_cleanly(site)
     if fixed:
         site.fused_in.add(run.entry)
         if clean and run.iterator_known and pc == run.entry:
@@ -1340,29 +1349,23 @@ def _fuse_entry(info, pc, patient=False, frame=None):
 # one turn to the next (an accumulator ...), and what guards tested of objects it
 # does not store to, are tested again on every turn.  Its first turn is written
 # on its own, then the others knowing what held at the first turn's back edges;
-# that is sound when it still holds at theirs (else written again knowing less).
-PEEL_ROUNDS = 3
-
-
+# that is sound when it still holds at theirs.  (It does: knowing more at the head
+# only folds more.  Were it not so, the loop would stay unpeeled.)
 def _peel(run):
     """Write a loop's run as its first turn, then a loop of the others (_build)."""
     known, holds = _at_back_edges(run.back_edges)
     if not known and not holds and not _steps_own_iterator(run):
         return
     first = run.lines
-    start = run.info.start_index[run.entry]
-    for _ in range(PEEL_ROUNDS):
-        run.lines, run.pending, run.live, run.written = [], [], [], set()
-        run.depth, run.origin, run.generation, run.back_edges = 0, {}, {}, []
-        run.locals, run.holds, run.iterator_known = dict(known), set(holds), True
-        _path(run, start, 0)
-        now_known, now_holds = _at_back_edges(run.back_edges)
-        if (all(now_known.get(i) is t for i, t in known.items()) and holds <= now_holds):
-            run.first_turn = first
-            return
-        known = {i: t for i, t in known.items() if now_known.get(i) is t}
-        holds = holds & now_holds
-    raise AssertionError("peeling did not settle")
+    run.lines, run.pending, run.live, run.written = [], [], [], set()
+    run.depth, run.origin, run.generation, run.back_edges = 0, {}, {}, []
+    run.locals, run.holds, run.iterator_known = dict(known), set(holds), True
+    _path(run, run.info.start_index[run.entry], 0)
+    now_known, now_holds = _at_back_edges(run.back_edges)
+    if all(now_known.get(i) is t for i, t in known.items()) and holds <= now_holds:
+        run.first_turn = first
+    else:
+        run.lines = first
 
 
 def _at_back_edges(edges):
@@ -1380,10 +1383,15 @@ def _at_back_edges(edges):
 def _steps_own_iterator(run):
     """The loop's head is a FOR_ITER whose member's guard a peeled loop tests once."""
     info = run.info
-    site = info.plain[run.entry][1] if run.entry in info.site_pcs else None
-    return (site is not None and info.opcodes[run.entry] == FOR_ITER
-            and site.inplace[0] in site.family.inline_members(site.oparg)
-            and site.cells[site.ci] == quicken.COOLDOWN and not _keeps_changing(site))
+    return (run.entry in info.site_pcs and info.opcodes[run.entry] == FOR_ITER
+            and _steps_cleanly(info.plain[run.entry][1]))
+
+
+def _steps_cleanly(site):
+    """A FOR_ITER site fixed to one of the members _for_iter writes, not missed since:
+    a miss leaves the run, so what follows knows the member's guard held."""
+    return (site.inplace[0] in site.family.inline_members(site.oparg) and _unmissed(site)
+            and not _keeps_changing(site))
 
 
 # A run goes on past a conditional branch: its fall-through side first, inside

@@ -21,7 +21,7 @@ from types import ModuleType
 from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
 from quickening.interp.fusion import Shape, SiteShape, store_attr_shape
-from quickening.interp.ops.registry import traced_on
+from quickening.interp.ops.attrs import store_attr as _generic
 from quickening.interp.quicken import Family
 from quickening.interp.typewatch import token
 
@@ -47,11 +47,7 @@ def store_attr(f, stack, site, nxt):
         specialize(site, stack[-1])
         return site.pc
     cells[site.ci] = counter - 16
-    owner = stack.pop()
-    setattr(owner, site.arg, stack.pop())
-    if f.trace is not None:
-        return traced_on(f, nxt)    # (`sys._getframe().f_trace = fn` sets this frame's)
-    return nxt
+    return _generic(f, stack, site.arg, nxt)
 
 
 # -- the specializer ---------------------------------------------------------------------
