@@ -210,14 +210,14 @@ def _keys_at(name, attr):
     was made with, a constant: the address arithmetic is on big ints, ~60 ns a line.
     (The same address holding another mapping later gets the same index: the
     guards then test its keys object as they would any.)"""
-    slow = f"(id({name}) + {_DICT_KEYS}) >> 3 if type({name}) is dict else 0"
+    computed = f"(id({name}) + {_DICT_KEYS}) >> 3 if type({name}) is dict else 0"
 
     def line(run):
         d = getattr(run.frame, attr, None)
         if type(d) is not dict:
-            return f"{name}k = {slow.replace(f'type({name})', f'type({name} := f.{attr})')}"
+            return f"{name} = f.{attr}; {name}k = {computed}"
         where, address = run.const((id(d) + _DICT_KEYS) >> 3), run.const(id(d))
-        return f"{name}k = {where} if id({name} := f.{attr}) == {address} else ({slow})"
+        return f"{name}k = {where} if id({name} := f.{attr}) == {address} else ({computed})"
     return line
 
 
