@@ -62,6 +62,10 @@ KNOWN_DIFFERENCES = {
         "throw() to the interpreted frame before checking them, and the TypeError then "
         "finishes the generator (CPython raises it and leaves the generator suspended)",
 }
+# Known differences whose outcome depends on timing: the host checks for a pending
+# signal at its own eval-breaker points, so now and then it lands where CPython's does
+# and the test passes.  Matching does not mean they were fixed.
+MATCHING_BY_CHANCE = {"test.test_generators.SignalAndYieldFromTest.test_raise_and_yield_from"}
 
 
 @pytest.mark.parametrize("name", MODULES + [m for m in MORE_MODULES if m not in MODULES])
@@ -76,7 +80,7 @@ def test_outcomes_match_native(name):
         problems = runner.format_problems([result])
         pytest.fail(f"test.{name}: interpreted outcomes differ from native\n{problems}")
     known = {tid for tid in KNOWN_DIFFERENCES if tid.startswith(f"test.{name}.")}
-    now_matching = known - {m[0] for m in result.mismatches}
+    now_matching = known - {m[0] for m in result.mismatches} - MATCHING_BY_CHANCE
     assert not now_matching, f"these now match native, remove them from KNOWN_DIFFERENCES: {now_matching}"
     if known:
         pytest.xfail("; ".join(f"{tid}: {KNOWN_DIFFERENCES[tid]}" for tid in sorted(known)))

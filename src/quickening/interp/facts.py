@@ -32,6 +32,20 @@ def bytes_from(offset, _views={}):
         view = _views[offset] = MEM8[offset:]
     return view
 
+def words_from(offset, _views={}):
+    """A view of 8-byte words over the address space `offset` bytes on (a multiple
+    of 8, negative for the pre-header): its index is an 8-aligned object's address
+    shifted right by 3 (id(o) >> 3), and it reads the word at that offset in the
+    object -- one operation on big ints (the shift) instead of two, with the
+    addition.  (A negative offset starts the view at the top of the address space:
+    the index wraps round to the object's own address.)"""
+    view = _views.get(offset)
+    if view is None:
+        window = (ctypes.c_ubyte * (1 << 47)).from_address(offset % (1 << 64))
+        view = _views[offset] = memoryview(window).cast("B").cast("Q")
+    return view
+
+
 PTR = 8
 # PyTypeObject
 TYPE_VERSION_TAG = 384
@@ -450,6 +464,10 @@ def verify():
     obj = Probe()
     if not inline_values_valid(obj) or managed_dict(obj) != 0:
         return "inline values layout"
+    obj.__dict__
+    if (managed_dict(obj) == 0 or words_from(MANAGED_DICT)[id(obj) >> 3] != managed_dict(obj)
+            or words_from(DICT_KEYS)[id(d) >> 3] != keys):
+        return "words read from an object's address"
 
     def gen():
         yield

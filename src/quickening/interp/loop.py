@@ -159,7 +159,7 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                         callee = value = None
                         continue
                     if pc == YIELD:
-                        while pc == YIELD:
+                        while True:
                             # its next activation may have another caller (_datastack.state)
                             if f.gen_ds is not None:
                                 f.gen_ds = None
@@ -167,20 +167,27 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                                 tracing.on_return(ts, f, f.retval)
                             if f is entry:
                                 break
-                            # a generator frame run inline by FOR_ITER_GEN / SEND_GEN
-                            back = f.back
-                            f.back = None
-                            value = f.retval
-                            f.retval = None
-                            ts.frame = back
-                            callee, f = f, back
-                            pc = callee.inline.on_yield(callee, value, f)
-                            callee = value = None
+                            # a generator frame run inline by FOR_ITER_GEN / SEND_GEN: its
+                            # caller resumes where it was, the value yielded pushed
+                            callee = f
+                            f = callee.back
+                            callee.back = None
+                            ts.frame = f
+                            callee.inline.on_yield(callee, f)
+                            pc = f.pc
                             h, arg, nxt = f.info.instrs[pc]
                             if h is HANDLERS[_YIELD_VALUE] and f.trace is None:
                                 # the caller yields the value on at once (a `yield from`
-                                # chain): its YIELD_VALUE run here, no round of the loop
-                                pc = h(f, f.stack, arg, nxt)
+                                # chain): its YIELD_VALUE done here, no round of the loop
+                                f.retval = callee.retval
+                                f.pc = nxt
+                                pc = YIELD
+                            else:
+                                f.stack.append(callee.retval)
+                            callee.retval = None  # the frame keeps no reference to it
+                            callee = None
+                            if pc != YIELD:
+                                break
                         if pc != YIELD:
                             continue
                         # the generator's driver suspends with the innermost exception

@@ -138,8 +138,9 @@ class _Inline:
         if _current() is not saved:
             _set_handled(saved)
 
-    def on_yield(self, frame, value, caller):
-        # frame.pc was set by YIELD_VALUE: the generator resumes there
+    def on_yield(self, frame, caller):
+        # frame.pc was set by YIELD_VALUE: the generator resumes there; the caller
+        # resumes at caller.pc with the value pushed (the loop does both)
         gen = frame.gen
         gen.running = False
         if gen.detached:
@@ -153,8 +154,6 @@ class _Inline:
             frame.inline = None
         if _current() is not saved:
             _set_handled(saved)
-        caller.stack.append(value)
-        return caller.pc
 
     def on_unwind(self, frame, exc, caller):
         # finished with an exception: CPython clears the frame, so the generator

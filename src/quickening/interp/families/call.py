@@ -57,8 +57,8 @@ FAMILY = Family("CALL", [
 ], operands=-2)     # (--stats records the callable's type)
 
 _MEM32 = facts.MEM32
-_MEM64 = facts.MEM64
 _CFUNC_ML = facts.CFUNC_ML
+_ML_POINTERS = facts.words_from(_CFUNC_ML)      # [id(builtin) >> 3]: its C function's definition
 _FV = facts.FUNC_VERSION
 # 32-bit words starting at the version field's offset: function versions by id(fn) >> 2
 _FVS = memoryview((ctypes.c_ubyte * (1 << 47)).from_address(_FV)).cast("B").cast("I")
@@ -408,7 +408,7 @@ def _fast_bound_native(site, fn, general):
     def fast(f, stack, site, nxt):
         base = len(stack) - n
         fn = stack[base]
-        if (type(fn) is BuiltinFunctionType and _MEM64[(id(fn) + _CFUNC_ML) >> 3] == ml
+        if (type(fn) is BuiltinFunctionType and _ML_POINTERS[id(fn) >> 3] == ml
                 and stack[base + 1] is NULL):
             args = stack[base + 2:]
             del stack[base:]
@@ -417,7 +417,7 @@ def _fast_bound_native(site, fn, general):
             return nxt
         return general(f, stack, site, nxt)
     fast.__name__ = general.__name__
-    return NATIVE_DEF_IN_PLACE.facts(fast, BuiltinFunctionType, _MEM64, _CFUNC_ML, ml)
+    return NATIVE_DEF_IN_PLACE.facts(fast, BuiltinFunctionType, _ML_POINTERS, ml)
 
 
 def _fast_descriptor(site, descr, objclass, special, general):
@@ -480,10 +480,10 @@ def _arguments(first, oparg):
 
 NATIVE_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
     oparg, "{c0}(" + _arguments(2, oparg) + ")", "{0} is {c0} and {1} is NULL"))
-# (a builtin bound to some object: its C function's definition, {c3}, read at {c2})
+# (a builtin bound to some object: its C function's definition, {c2})
 NATIVE_DEF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
     oparg, "{0}(" + _arguments(2, oparg) + ")",
-    "type({0}) is {c0} and {c1}[(id({0}) + {c2}) >> 3] == {c3} and {1} is NULL"))
+    "type({0}) is {c0} and {c1}[id({0}) >> 3] == {c2} and {1} is NULL"))
 DESCRIPTOR_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
     oparg, "{c0}(" + _arguments(1, oparg) + ")", "{0} is {c0} and type({1}) is {c1}"))
 

@@ -33,6 +33,7 @@ M32 = facts.MEM32
 M64 = facts.MEM64
 TV = facts.TYPE_VERSION_TAG
 MANAGED_DICT_OFFSET = facts.MANAGED_DICT
+DICT_POINTERS = facts.words_from(MANAGED_DICT_OFFSET)   # [id(owner) >> 3]: its managed dict
 
 
 def _decode(info, oparg, pc, nxt):
@@ -104,7 +105,7 @@ def _make_instance_value(site, tv, t, index):
         owner = stack[-1]
         if id(type(owner)) == tid and tview[0] == tv:
             a = id(owner)
-            if not M64[(a + MANAGED_DICT_OFFSET) >> 3] and valid_at[a]:
+            if not DICT_POINTERS[a >> 3] and valid_at[a]:
                 del stack[-1]
                 setattr(owner, name, stack.pop())
                 return nxt
@@ -120,7 +121,7 @@ def _make_instance_value(site, tv, t, index):
         setattr(owner, name, stack.pop())
         return nxt
     return INSTANCE_VALUE_IN_PLACE.facts(store_attr_instance_value, weakref.ref(t),
-                                         token(t, tv), tv, M64, MANAGED_DICT_OFFSET, valid_at)
+                                         token(t, tv), tv, DICT_POINTERS, valid_at)
 
 
 # in place in fused runs (fusion.py): the same guard, less the `valid` byte, and the
@@ -130,7 +131,7 @@ def _make_instance_value(site, tv, t, index):
 # read less.)
 INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["{1}.{name} = {0}"], consts=None,
-    guard="type({1}) is {c0}() and {c1}[0] and not {c3}[(id({1}) + {c4}) >> 3]", pure=True))
+    guard="type({1}) is {c0}() and {c1}[0] and not {c3}[id({1}) >> 3]", pure=True))
 FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
 
