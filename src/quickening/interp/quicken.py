@@ -159,8 +159,10 @@ class Site:
         return self.cells[self.ci + i]
 
     # -- transitions -----------------------------------------------------------------
-    def specialize(self, member, handler, cache=None, cells=()):
-        """Rewrite this site into `member`: opcode, cache cells, counter, handler."""
+    def specialize(self, member, handler, cache=None, cells=(), written=()):
+        """Rewrite this site into `member`: opcode, cache cells, counter, handler.
+        `cells`: the cache cells after the counter, in order; or `written`: (i, value)
+        for only the cells written (cell ci + 1 + i)."""
         stream = self.cells
         was_specialized = (stream[self.pc] & 0xFF) != self.base
         if was_specialized or self.successes:
@@ -168,9 +170,12 @@ class Site:
         self.attempts += 1
         self.successes += 1
         stream[self.pc] = (stream[self.pc] & 0xFF00) | SPECIALIZED_OPMAP[member]
-        stream[self.ci] = COOLDOWN
+        ci = self.ci
+        stream[ci] = COOLDOWN
         for i, value in enumerate(cells, start=1):
-            stream[self.ci + i] = value & 0xFFFF
+            stream[ci + i] = value & 0xFFFF
+        for i, value in written:
+            stream[ci + 1 + i] = value & 0xFFFF
         self.cache = cache
         install(self, handler)
 

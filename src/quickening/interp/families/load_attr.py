@@ -242,14 +242,7 @@ def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=No
         if len(MEMO) >= MEMO_LIMIT:
             MEMO.clear()
         MEMO[key] = (check, member, handler, written, cache)
-    _rewrite(site, member, handler, cache, written)
-
-
-def _rewrite(site, member, handler, cache, written):
-    cells = [site.cells[site.ci + i] for i in range(1, 9 if site.family is FAMILY else 4)]
-    for i, value in written:
-        cells[i] = value
-    site.specialize(member, handler, cache, cells)
+    site.specialize(member, handler, cache, written=written)
 
 
 # -- the base instruction ---------------------------------------------------------------
@@ -326,7 +319,7 @@ def replay(site, owner, key):
         keys, kv = check
         if M32[(keys + 12) >> 2] != kv:
             return False
-    _rewrite(site, member, handler, cache, written)
+    site.specialize(member, handler, cache, written=written)
     return True
 
 
