@@ -625,3 +625,36 @@ def test_send_gen_pushes_the_delegate_from_the_run(fuse_soon):
         info.instrs[site.pc] = (counted, arg, nxt)
     assert api.call(ns["total"], 100) == sum(range(100))
     assert calls[0] <= 2
+
+
+def test_a_small_callee_is_written_into_its_caller(fuse_soon):
+    """A callee whose first run runs no code of the program is written into the run
+    of its caller (inlining.py): the call makes no frame and does not enter the
+    callee's own run.  A guard failing inside it (floats where it specialized for
+    ints) makes the frame then, and the loop goes on in it; once the callee's site
+    changes form, the caller's run is made again."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("def area(w, h):\n"
+              "    return w * h + 1\n"
+              "def f(n, k):\n"
+              "    t = 0\n"
+              "    for i in range(n):\n"
+              "        t = t + area(i * k, 3)\n"
+              "    return t\n")
+    ns = {}
+    exec(source, ns)
+    expected = [ns["f"](100, 1), ns["f"](100, 0.5), ns["f"](100, 1)]
+    ns = _interpreted(source)
+    for _ in range(6):
+        api.call(ns["f"], 20, 1)
+    callee = info_of(ns["area"])
+    assert callee.leaf is not None and callee.inlined_into
+    calls = _counting(callee, [0])
+    assert api.call(ns["f"], 100, 1) == expected[0]
+    assert calls[0] == 0
+    # floats: BINARY_OP_MULTIPLY_INT misses inside, the frame is made there
+    assert api.call(ns["f"], 100, 0.5) == expected[1]
+    assert api.call(ns["f"], 100, 1) == expected[2]
+    (site,) = [s for s in callee.sites if s.family.name == "BINARY_OP" and s.oparg == 5]
+    assert site.misses > 0

@@ -33,7 +33,8 @@ class CodeInfo:
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "site_pcs", "start_index", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
-        "unstarted_lasti", "fuse_waits", "fuse_inside", "entry_points", "joins",
+        "unstarted_lasti", "fuse_waits", "fuse_inside", "entry_points", "joins", "leaf",
+        "inlined_into",
     )
 
     def __init__(self, code):
@@ -56,6 +57,8 @@ class CodeInfo:
         self.fuse_inside = None    # fusion.py: (entry points inside other runs, ones made)
         self.entry_points = frozenset()    # fusion.py: where fused functions start
         self.joins = frozenset()           # fusion.py: where runs leave for the loop
+        self.leaf = None           # inlining.py: its first run, as callers can write it
+        self.inlined_into = None   # inlining.py: (caller's CodeInfo, entry) writing it
         # where CPython's frame of a generator not yet started stands: after its
         # RETURN_GENERATOR (the generator is made there), on the def line
         self.unstarted_lasti = 0

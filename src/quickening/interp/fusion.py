@@ -41,7 +41,7 @@ import os
 import re
 from types import FunctionType
 
-from quickening.interp import host, quicken
+from quickening.interp import host, inlining, quicken
 from quickening.interp.ops.locals_ops import unbound_deref
 from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH, TRACE, YIELD
 
@@ -129,10 +129,14 @@ class SiteShape:
     ... from the site.  A polymorphic site that re-specializes every 53 misses
     keeps running in place."""
 
-    __slots__ = ("fuse_as",)
+    __slots__ = ("fuse_as", "inline_as")
 
-    def __init__(self, fuse_as):
+    def __init__(self, fuse_as, inline_as=None):
         self.fuse_as = fuse_as    # oparg -> Shape (consts None: they come from the site)
+        # for a call whose callee a run may have written into it (inlining.py): oparg ->
+        # {"info_at": index of the callee's CodeInfo in the facts, "info", "locals",
+        #  "size", "new_frame": templates of its frame's parts, as the shape makes them}
+        self.inline_as = inline_as
 
     def facts(self, handler, *consts):
         """Mark handler as a member of this kind with these facts ({c0} ...)."""
@@ -272,12 +276,15 @@ class _Run:
         self.depth = 0         # indentation of the side of a branch being written
         self.starts_dispatched = False   # its first instruction goes through the table
         self.frame = None      # the frame it is made in (what PROLOGUES may count on)
+        self.escapes = 0       # how many places code of the program may run (escape)
+        self.inlines = 0       # callees written into it (inlining.py)
 
     def escape(self):
         """What follows may run code of the program, which may rebind the frame's
         locals (through f_locals) and change classes and instances: forget their
         types and the guard terms that held.  (Letting go of a value is not
         counted: a finalizer doing that is not seen.)"""
+        self.escapes += 1
         self.locals.clear()
         self.holds.clear()
 
@@ -889,6 +896,8 @@ def _site(run, p, last, site):
         names, prologue = _member_names(run, p, shape, [run.param(v) for v in facts], outs, kept,
                                         ops, facts)
         guard = _fill(shape.guard, ops, names)
+        if getattr(holds, "inline_as", None) is not None:
+            shape = _inlining_call(run, holds.inline_as(site.oparg), held, shape, ops, names)
         _branch(run, "if", _shared(guard, run), shape, ops, names, outs, prologue,
                 _leaving(run, p, at, kept + ops))
         if base is not None and not _unmissed(site):
@@ -924,15 +933,89 @@ def _site(run, p, last, site):
 
 
 def refuse(site):
-    """The site changed form: make the runs holding it again (quicken.install)."""
-    instrs = site.info.instrs
+    """The site changed form: make the runs holding it again (quicken.install), and
+    those its code's first run was written into (inlining.py)."""
+    info = site.info
     entries = site.fused_in | site.dispatched_in
     site.fused_in, site.dispatched_in = set(), set()
     for entry in entries:
-        made = instrs[entry][0]
-        if type(made) is FunctionType and made.__code__.co_filename == FILENAME:
-            made.__globals__["_gone"] = True    # (one running now leaves: _terminate)
-        instrs[entry] = (_lazy, entry, None)
+        _unmake(info, entry)
+        if entry == 0 and info.leaf is not None:
+            info.leaf = None
+            callers, info.inlined_into = info.inlined_into, None
+            for caller, at in callers or ():
+                _unmake(caller, at)
+
+
+def _unmake(info, entry):
+    """Have the run at entry made again when it next runs."""
+    made = info.instrs[entry][0]
+    if type(made) is FunctionType and made.__code__.co_filename == FILENAME:
+        made.__globals__["_gone"] = True    # (one running now leaves: _terminate)
+    info.instrs[entry] = (_lazy, entry, None)
+
+
+# -- a callee written into its caller's run (inlining.py) ---------------------------------
+def _inlining_call(run, spec, held, shape, ops, names):
+    """A call's shape running its callee written into the run when its code's first run
+    is a Leaf (else the call's own shape): under the conditions inlining.py gives,
+    the callee's lines; otherwise the call as the shape makes it."""
+    info = held[1 + spec["info_at"]]
+    leaf = _leaf(info)
+    if leaf is None:
+        return shape
+    prefix = f"i{run.inlines}_"
+    written = inlining.written_into(run, leaf, prefix, names["r0"])
+    if written is None:
+        return shape
+    body, temps = written
+    run.inlines += 1
+    if info.inlined_into is None:
+        info.inlined_into = set()
+    info.inlined_into.add((run.info, run.entry))
+    fill = lambda template: _fill(template, ops, names)     # noqa: E731
+    fn = f"{prefix}fn"
+    no_tracer, limit = inlining.conditions()
+    lines = [f"if {run.const(no_tracer)}[0] and f.depth < {run.const(limit)}[0]:",
+             f"    {prefix}cs = {fill(spec['locals'])}",
+             f"    {fn} = {ops[0]}",
+             f"    {names['drop']}{prefix}stop = None",
+             f"    {prefix}at = 0",
+             "    try:",
+             "        while True:"]
+    lines += ["            " + line for line in body]
+    lines += [f"    except BaseException as {prefix}e:",
+              f"        {prefix}stop = {prefix}e",
+              f"    if {prefix}stop is not None:",
+              f"        f.pc = {names['nxt']}",
+              f"        f.callee = {run.const(inlining.stopped_frame)}(f, {fn}, "
+              f"{fill(spec['info'])}, {prefix}cs, {fill(spec['size'])}, ds, {prefix}stop, "
+              f"{prefix}at, {fill(spec['new_frame'])})",
+              f"        {prefix}stop = {prefix}cs = {fn} = NULL",
+              f"        {names['kept']}return RESUME",
+              f"    {' = '.join(temps + [prefix + 'cs', fn])} = NULL",
+              "else:"]
+    lines += ["    " + fill(effect) for effect in shape.effects]
+    return Shape(shape.npop, shape.results, shape.guard,
+                 [line.replace("{", "{{").replace("}", "}}") for line in lines],
+                 shape.raises, shape.consts, shape.fallible, shape.result_type, shape.pure,
+                 shape.pure_for)
+
+
+def _leaf(info, _making=set()):
+    """The Leaf of a code's first run, made now if the code is fused and it is not yet
+    (not while it is being made: a recursive function calls itself)."""
+    if (info.leaf is None and info.entry_points and info.instrs[0][0] is _lazy
+            and info not in _making):
+        _making.add(info)
+        try:
+            if not _fuse_entry(info, 0, patient=True):
+                info.instrs[0] = info.plain[0]
+        except _NotYet:
+            pass
+        finally:
+            _making.discard(info)
+    return info.leaf
 
 
 quicken.ON_NEW_FORM[0] = refuse
@@ -1334,6 +1417,8 @@ def _fuse_entry(info, pc, patient=False, frame=None):
         _peel(run)
     if count >= 2 and not run.starts_dispatched:
         info.instrs[pc] = (_build(run, info.plain), pc, None)
+        if pc == 0:
+            info.leaf = inlining.leaf_of(run, {name for names in PROLOGUES for name in names})
         inside = info.fuse_inside
         if inside is None:
             inside = info.fuse_inside = (set(), set())

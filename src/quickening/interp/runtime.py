@@ -439,7 +439,8 @@ def _settrace(f, func, args, kwargs):
         return func(*args)
     from quickening.interp.frame import thread_state
     ts = thread_state()
-    tracer = ts.tracer = args[0]
+    tracer = args[0]
+    tracing.set_tracer(ts, tracer)
     # the frames running in this thread: their f_trace is called only while tracing
     frame = f
     while frame is not None:

@@ -9,6 +9,21 @@ which reports a 'line' event before the first instruction of each new line
 
 from quickening.interp import frameview
 
+# True while no thread has a trace function set (a list: fused code reads it).  A
+# callee written into its caller's run has no frame (inlining.py): only then.
+NO_TRACER = [True]
+_TRACING = set()    # the thread states with one (their ids)
+
+
+def set_tracer(ts, fn):
+    """Make fn the thread's trace function (sys.settrace), None for none."""
+    ts.tracer = fn
+    if fn is None:
+        _TRACING.discard(id(ts))
+    else:
+        _TRACING.add(id(ts))
+    NO_TRACER[0] = not _TRACING
+
 
 def _call(ts, fn, frame, event, arg):
     if ts.tracing:
@@ -19,7 +34,7 @@ def _call(ts, fn, frame, event, arg):
         # read the live frame: frameview)
         return fn(frameview.frame_object_linked(frame), event, arg)
     except BaseException:
-        ts.tracer = None
+        set_tracer(ts, None)
         frame.trace = None
         raise
     finally:

@@ -681,10 +681,15 @@ def _make_py_exact_args(site, cache, seen):
 # the callee's CodeInfo, {c9} its locals after the arguments, {c10} loop.enter, {c11}
 # _deep.  (The guard is the member's, exactly: a failure is a miss, which the
 # base instruction then runs in place.)
-def _exact_args_shape(oparg, with_self, free=False):
+def _exact_args_locals(oparg, with_self, free=False):
+    """The template of the callee's locals list: its arguments, then NULLs (and cells)."""
     args = ", ".join(f"{{{i}}}" for i in range(1 if with_self else 2, oparg + 2))
     locals_ = f"[{args}{{c9_items}}" if args else "[*{c9}"
-    locals_ += "]" if not free else ", *{0}.__closure__]"
+    return locals_ + ("]" if not free else ", *{0}.__closure__]")
+
+
+def _exact_args_shape(oparg, with_self, free=False):
+    locals_ = _exact_args_locals(oparg, with_self, free)
     return Shape(
         oparg + 2, ["{r0}"], consts=None,
         guard="({0} is {c0}() and {c1}[0] == {c2} or type({0}) is {c6} and {c3}[id({0}) >> 2] == {c2})"
@@ -729,8 +734,17 @@ def _base_shape(oparg, arg):
 FAMILY.base_shape = _base_shape
 
 
-PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False))
-PY_EXACT_ARGS_SELF_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True))
+def _exact_args_inlined(oparg, with_self):
+    """How a fused run may write the callee into itself (fusion._inlining_call): the
+    facts' CodeInfo ({c8}), and the callee's frame made as the effects above make it."""
+    return {"info_at": 8, "info": "{c8}", "locals": _exact_args_locals(oparg, with_self),
+            "size": "{c4}", "new_frame": "{c7}"}
+
+
+PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False),
+                                   lambda oparg: _exact_args_inlined(oparg, False))
+PY_EXACT_ARGS_SELF_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True),
+                                        lambda oparg: _exact_args_inlined(oparg, True))
 # (a closure: its cells go in the free slots after the other locals)
 PY_EXACT_ARGS_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False, True))
 PY_EXACT_ARGS_SELF_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True, True))

@@ -1,0 +1,172 @@
+"""A small callee written into its caller's fused run (call inlining).
+
+A call specialized as CALL_PY_EXACT_ARGS and run in place (fusion.py, the
+member's shape in families/call.py) makes the callee's Frame, runs it through
+loop.enter and its own fused run: about a microsecond, most of it for frames
+that do a few attribute loads and some arithmetic.  The member's guard (the
+function's version) pins the code called, so the run of that code can be
+written into the caller's run right at the call site, with no frame at all,
+when nothing could tell the difference:
+
+- the callee's run from its first instruction runs no code of the program
+  (_Run.escapes: no call, nothing through the table, no operation on operands
+  of unknown types, no miss run in place), so nothing can look for its frame;
+- it has no loop, no cells and no prologue (LOAD_GLOBAL's), and is short;
+- no trace function is set anywhere (one would see a 'call' event) and the
+  recursion limit is not reached.
+
+Written into the caller, the callee's locals are a list (what its frame's
+locals would be), its temps and names are renamed, and each way its run
+leaves becomes:
+
+- a return: the call's result, and the caller goes on;
+- leaving for the loop at an instruction (a guard that failed, a counter run
+  out, an instruction through the table): the frame is made then, as the call
+  would have made it, and the loop goes on in it from that instruction -- the
+  protocol of a frame loop.enter stopped (Frame.stopped, RESUME);
+- an exception: the frame is made and the exception unwinds from it, at the
+  instruction that raised.
+
+What the callee's sites hold is written into the caller, so when one of them
+changes form (fusion.refuse, making the callee's run again) the caller's runs
+that hold it are made again too (CodeInfo.inlined_into).
+"""
+
+import io
+import re
+import tokenize
+
+# at most this many lines of a callee are written into a caller
+MAX_LINES = 120
+
+_SCRATCH = frozenset({"c", "h", "q", "missed"})      # names a run assigns before each use
+_UNINLINABLE = frozenset({"_gone", "callee", "ds", "arg", "nxt", "pc", "ts", "RESUME", "TRACE",
+                          "YIELD", "SWITCH", "inner", "fg", "fgk", "fb", "fbk"})
+_TEMP = re.compile(r"t\d+")
+_PARAM = re.compile(r"p\d+")
+_EXIT_THROUGH_TABLE = re.compile(r"h, a, n = _instrs\[(\d+)\]")
+
+
+class Leaf:
+    """A callee's run from its first instruction, as it can be written into a caller:
+    its lines (at their own indentation) and its constants (p0 ...)."""
+
+    __slots__ = ("lines", "params")
+
+    def __init__(self, lines, params):
+        self.lines, self.params = lines, params
+
+
+def leaf_of(run, prologue_names):
+    """The Leaf of a run just made at an entry point 0, or None when it cannot be
+    written into a caller (see the module's docstring)."""
+    info = run.info
+    code = info.code
+    if (run.escapes or run.loops or run.first_turn is not None or info.is_generator_like
+            or code.co_cellvars or code.co_freevars or len(run.lines) > MAX_LINES):
+        return None
+    for line in run.lines:
+        names = _names(line)
+        if names is None or names & _UNINLINABLE or names & prologue_names:
+            return None
+        stripped = line.strip()
+        if "f" in names and not (stripped.startswith("f.retval = ")
+                                 or stripped == "return h(f, stack, a, n)"):
+            return None
+        if "_instrs" in names and not _EXIT_THROUGH_TABLE.fullmatch(line.strip()):
+            return None
+    return Leaf(list(run.lines), list(run.params))
+
+
+def _names(line):
+    """The names a line of generated source uses (None if it does not tokenize alone)."""
+    try:
+        return {tok.string for tok in tokenize.generate_tokens(io.StringIO(line.strip()).readline)
+                if tok.type == tokenize.NAME}
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+
+
+def _renamed(line, rename):
+    """The line with its names renamed (by token: strings and numbers left alone)."""
+    indent = line[:len(line) - len(line.lstrip())]
+    out = []
+    end = 0
+    body = line.lstrip()
+    for tok in tokenize.generate_tokens(io.StringIO(body).readline):
+        if tok.type == tokenize.NAME and tok.string in rename:
+            start = tok.start[1]
+            out.append(body[end:start])
+            out.append(rename[tok.string])
+            end = tok.end[1]
+    out.append(body[end:])
+    return indent + "".join(out)
+
+
+def written_into(run, leaf, prefix, result):
+    """(lines, temps): the leaf's lines for the caller's run, its temps and names renamed
+    with prefix, its constants made the caller's, a return assigning `result`, and
+    leaving the run `{prefix}stop = pc`.  Each ends its way out of `while True:` with a
+    break (its lines are written one level inside that loop).  `temps`: the names of
+    its temps, which the caller lets go of when it returns (as its frame would); None
+    if a line is not understood."""
+    rename = {"stack": f"{prefix}cs", "at": f"{prefix}at"}
+    out = []
+    lines = leaf.lines
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        stripped = line.strip()
+        indent = line[:len(line) - len(stripped)]
+        following = lines[k + 1].strip() if k + 1 < len(lines) else None
+        if stripped.startswith("f.retval = ") and following == "return RETURN":
+            value = _renamed(stripped[len("f.retval = "):], _renames(stripped, rename, prefix,
+                                                                     leaf, run))
+            out += [f"{indent}{result} = {value}", f"{indent}break"]
+            k += 2
+            continue
+        through_table = _EXIT_THROUGH_TABLE.fullmatch(stripped)
+        if through_table and following == "return h(f, stack, a, n)":
+            out += [f"{indent}{prefix}stop = {through_table.group(1)}", f"{indent}break"]
+            k += 2
+            continue
+        if stripped.startswith("return "):
+            target = stripped[len("return "):]
+            if not target.isdigit():
+                return None
+            out += [f"{indent}{prefix}stop = {target}", f"{indent}break"]
+            k += 1
+            continue
+        out.append(_renamed(line, _renames(stripped, rename, prefix, leaf, run)))
+        k += 1
+    return out, sorted(name for name in rename.values() if _TEMP.fullmatch(name[len(prefix):]))
+
+
+def _renames(line, rename, prefix, leaf, run):
+    """The renaming for a line: the fixed names, its temps and its constants."""
+    for name in _names(line) or ():
+        if name in rename:
+            continue
+        if _TEMP.fullmatch(name):
+            rename[name] = prefix + name
+        elif _PARAM.fullmatch(name):
+            rename[name] = run.const(leaf.params[int(name[1:])])
+    return rename
+
+
+def conditions():
+    """(no tracer set, the recursion limit): lists the caller's run reads, [0]."""
+    from quickening.interp import loop, tracing     # (they import what imports fusion)
+    return tracing.NO_TRACER, loop.RECURSION_LIMIT
+
+
+def stopped_frame(f, func, info, locals_, size, ds, stop, at, new_frame):
+    """The frame a callee written into its caller is in when it leaves the caller's run
+    at `stop` (an instruction, or the exception it raised at instruction `at`): made
+    as the call would have made it, and stopped there (loop.enter's protocol)."""
+    callee = new_frame(info, locals_, func.__globals__, func.__builtins__, None, f, f.depth + 1)
+    callee.ds = (ds[0] + size, ds[1])
+    if type(stop) is not int:
+        callee.pc = at
+    callee.stopped = stop
+    return callee
