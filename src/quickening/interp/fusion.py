@@ -162,6 +162,10 @@ GENERIC = {}
 # line(run), made for the run), run once when the fused function starts if its text
 # uses one of them (what stays the same for a frame: see load_global)
 PROLOGUES = {}
+# For a callee written into its caller (inlining.py), a prologue's names may be the
+# caller's own when this condition holds of the function called ({fn}): the names
+# a prologue binds -> the condition.  (A prologue not here: the callee is not written.)
+CALLEE_PROLOGUES = {}
 
 
 # What the builtin number and str types give one another without running code of the
@@ -278,6 +282,7 @@ class _Run:
         self.frame = None      # the frame it is made in (what PROLOGUES may count on)
         self.escapes = 0       # how many places code of the program may run (escape)
         self.inlines = 0       # callees written into it (inlining.py)
+        self.goes_on_in_loop = 0   # paths leaving for another run (goes_on)
 
     def escape(self):
         """What follows may run code of the program, which may rebind the frame's
@@ -287,6 +292,12 @@ class _Run:
         self.escapes += 1
         self.locals.clear()
         self.holds.clear()
+
+    def goes_on(self, pc):
+        """The path leaves for the loop, which goes on at pc (where another run starts):
+        the way control flows, not a guard that failed."""
+        self.goes_on_in_loop += 1
+        self.emit(f"return {pc}")
 
     def emit(self, line, indent=0):
         self.lines.append("    " * (self.depth + indent) + line)
@@ -485,7 +496,7 @@ def _terminate(run, op, arg, nxt, dispatched):
             run.emit("if f.trace is not None or _gone:")
             run.emit(f"return {arg}", 1)
             return _path(run, run.info.start_index[arg], dispatched)
-        run.emit(f"return {arg}")
+        run.goes_on(arg)
     elif op in _FALLS_THROUGH:
         value = run.pop()
         run.flush()
@@ -976,7 +987,8 @@ def _inlining_call(run, spec, held, shape, ops, names):
     fill = lambda template: _fill(template, ops, names)     # noqa: E731
     fn = f"{prefix}fn"
     no_tracer, limit = inlining.conditions()
-    lines = [f"if {run.const(no_tracer)}[0] and f.depth < {run.const(limit)}[0]:",
+    same = "".join(f" and {CALLEE_PROLOGUES[names].format(fn=ops[0])}" for names in leaf.prologues)
+    lines = [f"if {run.const(no_tracer)}[0] and f.depth < {run.const(limit)}[0]{same}:",
              f"    {prefix}cs = {fill(spec['locals'])}",
              f"    {fn} = {ops[0]}",
              f"    {names['drop']}{prefix}stop = None",
@@ -1418,7 +1430,7 @@ def _fuse_entry(info, pc, patient=False, frame=None):
     if count >= 2 and not run.starts_dispatched:
         info.instrs[pc] = (_build(run, info.plain), pc, None)
         if pc == 0:
-            info.leaf = inlining.leaf_of(run, {name for names in PROLOGUES for name in names})
+            info.leaf = inlining.leaf_of(run, PROLOGUES, CALLEE_PROLOGUES)
         inside = info.fuse_inside
         if inside is None:
             inside = info.fuse_inside = (set(), set())
@@ -1525,7 +1537,7 @@ def _path(run, j, dispatched):
         p = starts[j]
         if count and p in joins and not _returns_at_once(info, j):
             run.flush()
-            run.emit(f"return {p}")
+            run.goes_on(p)
             return count
         op = opcodes[p]
         j += 1
@@ -1593,7 +1605,7 @@ def _follow(run, pc, dispatched, side=False):
             and not _returns_at_once(info, info.start_index[pc])
             or len(run.written) >= MAX_RUN or _cold(info, pc)):
         run.flush()
-        run.emit(f"return {pc}")
+        run.goes_on(pc)
         count = 0
     else:
         count = _path(run, run.info.start_index[pc], dispatched)

@@ -11,7 +11,12 @@ when nothing could tell the difference:
 - the callee's run from its first instruction runs no code of the program
   (_Run.escapes: no call, nothing through the table, no operation on operands
   of unknown types, no miss run in place), so nothing can look for its frame;
-- it has no loop, no cells and no prologue (LOAD_GLOBAL's), and is short;
+- every path of it returns, or leaves where a guard failed: none goes on in
+  another run (a join, a loop, a branch not taken yet: _Run.goes_on), which
+  would make the frame on every call taking it;
+- it has no loop and no cells, and is short; it may use a prologue's names
+  (LOAD_GLOBAL's: the frame's globals) where they are the caller's
+  (fusion.CALLEE_PROLOGUES: the function's globals are the caller frame's);
 - no trace function is set anywhere (one would see a 'call' event) and the
   recursion limit is not reached.
 
@@ -41,7 +46,7 @@ MAX_LINES = 120
 
 _SCRATCH = frozenset({"c", "h", "q", "missed"})      # names a run assigns before each use
 _UNINLINABLE = frozenset({"_gone", "callee", "ds", "arg", "nxt", "pc", "ts", "RESUME", "TRACE",
-                          "YIELD", "SWITCH", "inner", "fg", "fgk", "fb", "fbk"})
+                          "YIELD", "SWITCH", "inner"})
 _TEMP = re.compile(r"t\d+")
 _PARAM = re.compile(r"p\d+")
 _EXIT_THROUGH_TABLE = re.compile(r"h, a, n = _instrs\[(\d+)\]")
@@ -51,31 +56,40 @@ class Leaf:
     """A callee's run from its first instruction, as it can be written into a caller:
     its lines (at their own indentation) and its constants (p0 ...)."""
 
-    __slots__ = ("lines", "params")
+    __slots__ = ("lines", "params", "prologues")
 
-    def __init__(self, lines, params):
+    def __init__(self, lines, params, prologues):
         self.lines, self.params = lines, params
+        self.prologues = prologues   # the fusion.PROLOGUES keys whose names it uses
 
 
-def leaf_of(run, prologue_names):
+def leaf_of(run, prologues, callee_prologues):
     """The Leaf of a run just made at an entry point 0, or None when it cannot be
-    written into a caller (see the module's docstring)."""
+    written into a caller (see the module's docstring).  Its prologues' names are the
+    caller's where callee_prologues' conditions hold (its globals are the caller's)."""
+    prologue_names = {name for names in prologues for name in names}
+    used = set()
     info = run.info
     code = info.code
-    if (run.escapes or run.loops or run.first_turn is not None or info.is_generator_like
+    if (run.escapes or run.goes_on_in_loop or run.loops or run.first_turn is not None
+            or info.is_generator_like
             or code.co_cellvars or code.co_freevars or len(run.lines) > MAX_LINES):
         return None
     for line in run.lines:
         names = _names(line)
-        if names is None or names & _UNINLINABLE or names & prologue_names:
+        if names is None or names & _UNINLINABLE:
             return None
+        used |= names & prologue_names
         stripped = line.strip()
         if "f" in names and not (stripped.startswith("f.retval = ")
                                  or stripped == "return h(f, stack, a, n)"):
             return None
         if "_instrs" in names and not _EXIT_THROUGH_TABLE.fullmatch(line.strip()):
             return None
-    return Leaf(list(run.lines), list(run.params))
+    keys = [names for names in prologues if used & set(names)]
+    if any(names not in callee_prologues for names in keys):
+        return None
+    return Leaf(list(run.lines), list(run.params), keys)
 
 
 def _names(line):

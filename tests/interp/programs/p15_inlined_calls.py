@@ -166,6 +166,34 @@ def run_handled_inside():
     return [safe_get(xs, i % 5) for i in range(300)][:12]
 
 
+# one code object run as two modules: their functions share code (and version) but
+# not globals; a callee uses its caller's globals only where they are its own
+MODULE = compile("""
+SCALE = 3
+def scaled(x):
+    return x * SCALE, int
+def drive(fns, n):
+    out = []
+    for i in range(n):
+        fn = fns[i % 2]
+        out.append(fn(i))
+    return out
+""", "<module>", "exec")
+
+
+def run_globals():
+    one = {"__name__": "one"}
+    two = {"__name__": "two", "__builtins__": {"int": bool}}
+    exec(MODULE, one)
+    exec(MODULE, two)
+    two["SCALE"] = 7
+    out = one["drive"]([one["scaled"], one["scaled"]], 300)
+    out += one["drive"]([one["scaled"], two["scaled"]], 300)
+    one["SCALE"] = 5
+    out += one["drive"]([two["scaled"], one["scaled"]], 300)
+    return out[290:310] + out[590:610] + out[-10:]
+
+
 def gen_calls(n):
     for i in range(n):
         yield add(i, i) + through(P(i))
@@ -179,4 +207,5 @@ print(run_deep())
 print(run_class_changes())
 print(run_code_swap())
 print(run_handled_inside())
+print(run_globals())
 print(sum(gen_calls(300)))

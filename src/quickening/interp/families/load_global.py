@@ -28,7 +28,7 @@ global or builtin str key has no other effect.
 import ctypes
 
 from quickening.interp import facts
-from quickening.interp.fusion import PROLOGUES, Shape, SiteShape
+from quickening.interp.fusion import CALLEE_PROLOGUES, PROLOGUES, Shape, SiteShape
 from quickening.interp.ops import locals_ops
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
@@ -223,6 +223,9 @@ def _keys_at(name, attr):
 
 PROLOGUES["fgk", "fg"] = _keys_at("fg", "globals")
 PROLOGUES["fbk", "fb"] = _keys_at("fb", "builtins")
+# (a callee written into its caller's run uses the caller's when they are the same)
+CALLEE_PROLOGUES["fgk", "fg"] = "{fn}.__globals__ is fg"
+CALLEE_PROLOGUES["fbk", "fb"] = "{fn}.__builtins__ is fb"
 _GLOBALS_GUARD = "fgk and {c1}[fgk] == {c6} and {c0}[{c7}] == {c4}"
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
