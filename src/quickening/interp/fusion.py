@@ -970,7 +970,14 @@ def _unmake(info, entry):
 def _inlining_call(run, spec, held, shape, ops, names):
     """A call's shape running its callee written into the run when its code's first run
     is a Leaf (else the call's own shape): under the conditions inlining.py gives,
-    the callee's lines; otherwise the call as the shape makes it."""
+    the callee's lines; otherwise the call as the shape makes it.
+
+    spec (SiteShape.inline_as), templates over the shape's names: "info_at" where the
+    facts hold the callee's CodeInfo, "info" that fact, "function" the function run
+    (default {0}), "before" statements making its first locals (a new object ...),
+    "locals" its locals list, "new_frame" Frame, "ds" its data stack state (or
+    None), "hook" its Frame.inline, "resume_push" what the caller's stack gets
+    when the loop goes on in the frame, "after" statements after it returned."""
     info = held[1 + spec["info_at"]]
     leaf = _leaf(info)
     if leaf is None:
@@ -986,27 +993,32 @@ def _inlining_call(run, spec, held, shape, ops, names):
     info.inlined_into.add((run.info, run.entry))
     fill = lambda template: _fill(template, ops, names)     # noqa: E731
     fn = f"{prefix}fn"
+    function = fill(spec.get("function", "{0}"))
     no_tracer, limit = inlining.conditions()
-    same = "".join(f" and {CALLEE_PROLOGUES[names].format(fn=ops[0])}" for names in leaf.prologues)
-    lines = [f"if {run.const(no_tracer)}[0] and f.depth < {run.const(limit)}[0]{same}:",
-             f"    {prefix}cs = {fill(spec['locals'])}",
-             f"    {fn} = {ops[0]}",
-             f"    {names['drop']}{prefix}stop = None",
-             f"    {prefix}at = 0",
-             "    try:",
-             "        while True:"]
+    same = "".join(f" and {CALLEE_PROLOGUES[names].format(fn=function)}"
+                   for names in leaf.prologues)
+    lines = [f"if {run.const(no_tracer)}[0] and f.depth < {run.const(limit)}[0]{same}:"]
+    lines += ["    " + fill(line) for line in spec.get("before", ())]
+    lines += [f"    {prefix}cs = {fill(spec['locals'])}",
+              f"    {fn} = {function}",
+              f"    {names['drop']}{prefix}stop = None",
+              f"    {prefix}at = 0",
+              "    try:",
+              "        while True:"]
     lines += ["            " + line for line in body]
     lines += [f"    except BaseException as {prefix}e:",
               f"        {prefix}stop = {prefix}e",
               f"    if {prefix}stop is not None:",
               f"        f.pc = {names['nxt']}",
               f"        f.callee = {run.const(inlining.stopped_frame)}(f, {fn}, "
-              f"{fill(spec['info'])}, {prefix}cs, {fill(spec['size'])}, ds, {prefix}stop, "
-              f"{prefix}at, {fill(spec['new_frame'])})",
+              f"{fill(spec['info'])}, {prefix}cs, {fill(spec.get('ds', 'None'))}, "
+              f"{prefix}stop, {prefix}at, {fill(spec['new_frame'])}, "
+              f"{fill(spec.get('hook', 'None'))})",
               f"        {prefix}stop = {prefix}cs = {fn} = NULL",
-              f"        {names['kept']}return RESUME",
-              f"    {' = '.join(temps + [prefix + 'cs', fn])} = NULL",
-              "else:"]
+              f"        {names['kept']}{fill(spec.get('resume_push', ''))}return RESUME",
+              f"    {' = '.join(temps + [prefix + 'cs', fn])} = NULL"]
+    lines += ["    " + fill(line) for line in spec.get("after", ())]
+    lines += ["else:"]
     lines += ["    " + fill(effect) for effect in shape.effects]
     return Shape(shape.npop, shape.results, shape.guard,
                  [line.replace("{", "{{").replace("}", "}}") for line in lines],

@@ -174,12 +174,16 @@ def conditions():
     return tracing.NO_TRACER, loop.RECURSION_LIMIT
 
 
-def stopped_frame(f, func, info, locals_, size, ds, stop, at, new_frame):
+def stopped_frame(f, func, info, locals_, ds, stop, at, new_frame, hook):
     """The frame a callee written into its caller is in when it leaves the caller's run
     at `stop` (an instruction, or the exception it raised at instruction `at`): made
-    as the call would have made it, and stopped there (loop.enter's protocol)."""
+    as the call would have made it (ds: its data stack state, None to find it; hook:
+    its Frame.inline), and stopped there (loop.enter's protocol)."""
     callee = new_frame(info, locals_, func.__globals__, func.__builtins__, None, f, f.depth + 1)
-    callee.ds = (ds[0] + size, ds[1])
+    if ds is not None:
+        callee.ds = ds
+    if hook is not None:
+        callee.inline = hook
     if type(stop) is not int:
         callee.pc = at
     callee.stopped = stop

@@ -194,6 +194,37 @@ def run_globals():
     return out[290:310] + out[590:610] + out[-10:]
 
 
+class Pt:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y * 2
+
+
+class Returns:
+    def __init__(self, v):
+        self.v = v
+        return v
+
+
+def run_inits():
+    out = []
+    for i in range(300):
+        p = Pt(i, i + 1)
+        out.append(p.y - p.x)
+    for i in range(300):
+        try:
+            out.append(Returns(None if i != 250 else 5).v)
+        except TypeError as e:
+            out.append(str(e))
+    for i in range(300):
+        try:
+            y = "ab" if i == 280 else None if i == 290 else i
+            out.append(Pt(i, y).y)
+        except TypeError as e:
+            out.append([(fs.name, fs.line) for fs in traceback.extract_tb(e.__traceback__)])
+    return out[::29] + out[548:552] + out[878:882] + out[888:892]
+
+
 def gen_calls(n):
     for i in range(n):
         yield add(i, i) + through(P(i))
@@ -208,4 +239,5 @@ print(run_class_changes())
 print(run_code_swap())
 print(run_handled_inside())
 print(run_globals())
+print(run_inits())
 print(sum(gen_calls(300)))

@@ -738,7 +738,7 @@ def _exact_args_inlined(oparg, with_self):
     """How a fused run may write the callee into itself (fusion._inlining_call): the
     facts' CodeInfo ({c8}), and the callee's frame made as the effects above make it."""
     return {"info_at": 8, "info": "{c8}", "locals": _exact_args_locals(oparg, with_self),
-            "size": "{c4}", "new_frame": "{c7}"}
+            "ds": "(ds[0] + {c4}, ds[1])", "new_frame": "{c7}"}
 
 
 PY_EXACT_ARGS_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False),
@@ -993,7 +993,20 @@ def _alloc_and_enter_init_shape(oparg):
                  "if {remade}: {kept}stack.append({r0}); return TRACE"])
 
 
-ALLOC_AND_ENTER_INIT_IN_PLACE = SiteShape(_alloc_and_enter_init_shape)
+def _alloc_and_enter_init_inlined(oparg):
+    """How a fused run may write __init__ into itself (fusion._inlining_call), as the
+    effects above run it: the new object first, pushed where the class was when the
+    loop goes on in the frame; __init__ returning other than None raises."""
+    args = "".join(f", {{{i}}}" for i in range(2, oparg + 2))
+    return {"info_at": 8, "info": "{c8}", "function": "init", "before": ["obj = {c7}({0})"],
+            "locals": "[obj" + args + "{c9_items}]", "new_frame": "{c10}", "hook": "{c11}",
+            "resume_push": "stack.append(obj); ",
+            "after": ["init = NULL", "if {r0} is not None: {c11}.on_return(None, {r0}, f)",
+                      "{r0} = obj", "del obj"]}
+
+
+ALLOC_AND_ENTER_INIT_IN_PLACE = SiteShape(_alloc_and_enter_init_shape,
+                                          _alloc_and_enter_init_inlined)
 
 
 def alloc_and_enter_init(f, stack, site, nxt):
