@@ -276,6 +276,9 @@ class _Run:
         self.first_turn = None     # the lines of a peeled loop's first turn (_peel)
         self.iterator_known = False   # a peeled loop's own iterator: its type checked
         self.patient = False   # raise _NotYet at a site not specialized yet
+        # a site that missed since it specialized leaves the run on a miss all the same
+        # (a callee's lines for its callers: inlining.py)
+        self.optimistic = False
         self.written = set()   # instructions written so far (each at most once)
         self.depth = 0         # indentation of the side of a branch being written
         self.starts_dispatched = False   # its first instruction goes through the table
@@ -911,7 +914,7 @@ def _site(run, p, last, site):
             shape = _inlining_call(run, holds.inline_as(site.oparg), held, shape, ops, names)
         _branch(run, "if", _shared(guard, run), shape, ops, names, outs, prologue,
                 _leaving(run, p, at, kept + ops))
-        if base is not None and not _unmissed(site):
+        if base is not None and not _unmissed(site) and not run.optimistic:
             # (a site that has missed since it specialized misses in place; one that
             # has not leaves the run on a miss: less code to compile, and a site
             # that goes on missing soon re-specializes and is made polymorphic)
@@ -952,10 +955,8 @@ def refuse(site):
     for entry in entries:
         _unmake(info, entry)
         if entry == 0 and info.leaf is not None:
-            info.leaf = None
-            callers, info.inlined_into = info.inlined_into, None
-            for caller, at in callers or ():
-                _unmake(caller, at)
+            _not_inlined(info)
+            info.leaf = None      # (found again when a caller is made)
 
 
 def _unmake(info, entry):
@@ -1027,19 +1028,39 @@ def _inlining_call(run, spec, held, shape, ops, names):
 
 
 def _leaf(info, _making=set()):
-    """The Leaf of a code's first run, made now if the code is fused and it is not yet
-    (not while it is being made: a recursive function calls itself)."""
-    if (info.leaf is None and info.entry_points and info.instrs[0][0] is _lazy
-            and info not in _making):
+    """The Leaf of a code's first run (None: it is not one), found once the code is
+    fused, its sites decided, and while it has not left its callers' runs too often
+    (not while it is being found: a recursive function calls itself)."""
+    leaf = info.leaf
+    if (leaf is None and info.entry_points and info not in _making
+            and info.inline_exits < inlining.MAX_EXITS):
         _making.add(info)
+        # its first run as its own would be, but each site leaving on a miss: a site
+        # that missed while warming up would else stay a place where code may run
+        run = _Run(info)
+        run.entry = 0
+        run.patient = run.optimistic = True
         try:
-            if not _fuse_entry(info, 0, patient=True):
-                info.instrs[0] = info.plain[0]
-        except _NotYet:
+            _path(run, info.start_index[0], 0)
+            leaf = info.leaf = inlining.leaf_of(run, PROLOGUES, CALLEE_PROLOGUES) or False
+        except (_NotYet, _Unended):
             pass
         finally:
             _making.discard(info)
-    return info.leaf
+    return leaf or None
+
+
+def _not_inlined(info):
+    """The runs the code's first run was written into are made again without it."""
+    callers, info.inlined_into = info.inlined_into, None
+    for caller, at in callers or ():
+        _unmake(caller, at)
+
+
+def stop_inlining(info):
+    """The callee left its callers' runs too often (inlining.stopped_frame)."""
+    info.leaf = False
+    _not_inlined(info)
 
 
 quicken.ON_NEW_FORM[0] = refuse
@@ -1441,8 +1462,6 @@ def _fuse_entry(info, pc, patient=False, frame=None):
         _peel(run)
     if count >= 2 and not run.starts_dispatched:
         info.instrs[pc] = (_build(run, info.plain), pc, None)
-        if pc == 0:
-            info.leaf = inlining.leaf_of(run, PROLOGUES, CALLEE_PROLOGUES)
         inside = info.fuse_inside
         if inside is None:
             inside = info.fuse_inside = (set(), set())

@@ -32,9 +32,13 @@ leaves becomes:
 - an exception: the frame is made and the exception unwinds from it, at the
   instruction that raised.
 
-What the callee's sites hold is written into the caller, so when one of them
-changes form (fusion.refuse, making the callee's run again) the caller's runs
-that hold it are made again too (CodeInfo.inlined_into).
+The callee's lines are its first run's as fusion writes it, except that every
+site leaves the run on a miss (_Run.optimistic: a site that missed while warming
+up would else stay a place where code may run).  What its sites hold is written
+into the caller, so when one of them changes form (fusion.refuse, making the
+callee's run again) the caller's runs that hold it are made again too
+(CodeInfo.inlined_into); and a callee that keeps leaving them (MAX_EXITS) is
+not written any more.
 """
 
 import io
@@ -43,6 +47,9 @@ import tokenize
 
 # at most this many lines of a callee are written into a caller
 MAX_LINES = 120
+# a callee that left its callers' runs this many times (a guard failing, an
+# exception: its frame made each time, slower than the call) is not written any more
+MAX_EXITS = 64
 
 _SCRATCH = frozenset({"c", "h", "q", "missed"})      # names a run assigns before each use
 _UNINLINABLE = frozenset({"_gone", "callee", "ds", "arg", "nxt", "pc", "ts", "RESUME", "TRACE",
@@ -64,7 +71,7 @@ class Leaf:
 
 
 def leaf_of(run, prologues, callee_prologues):
-    """The Leaf of a run just made at an entry point 0, or None when it cannot be
+    """The Leaf of a run written from a code's first instruction, or None when it cannot be
     written into a caller (see the module's docstring).  Its prologues' names are the
     caller's where callee_prologues' conditions hold (its globals are the caller's)."""
     prologue_names = {name for names in prologues for name in names}
@@ -179,6 +186,10 @@ def stopped_frame(f, func, info, locals_, ds, stop, at, new_frame, hook):
     at `stop` (an instruction, or the exception it raised at instruction `at`): made
     as the call would have made it (ds: its data stack state, None to find it; hook:
     its Frame.inline), and stopped there (loop.enter's protocol)."""
+    info.inline_exits += 1
+    if info.inline_exits == MAX_EXITS:
+        from quickening.interp import fusion     # (fusion imports this module)
+        fusion.stop_inlining(info)
     callee = new_frame(info, locals_, func.__globals__, func.__builtins__, None, f, f.depth + 1)
     if ds is not None:
         callee.ds = ds
