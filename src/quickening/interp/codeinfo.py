@@ -34,7 +34,7 @@ class CodeInfo:
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "site_pcs", "start_index", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
         "unstarted_lasti", "fuse_waits", "fuse_inside", "entry_points", "joins", "leaf",
-        "inlined_into", "inline_exits",
+        "inlined_into", "inline_exits", "inline_calls",
     )
 
     def __init__(self, code):
@@ -60,6 +60,7 @@ class CodeInfo:
         self.leaf = None           # inlining.py: its first run, as callers can write it
         self.inlined_into = None   # inlining.py: (caller's CodeInfo, entry) writing it
         self.inline_exits = 0      # inlining.py: times it left a caller's run
+        self.inline_calls = None   # inlining.py: [times it ran written into a caller]
         # where CPython's frame of a generator not yet started stands: after its
         # RETURN_GENERATOR (the generator is made there), on the def line
         self.unstarted_lasti = 0

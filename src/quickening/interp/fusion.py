@@ -1000,7 +1000,10 @@ def _inlining_call(run, spec, held, shape, ops, names):
                    for names in leaf.prologues)
     lines = [f"if {run.const(no_tracer)}[0] and f.depth < {run.const(limit)}[0]{same}:"]
     lines += ["    " + fill(line) for line in spec.get("before", ())]
+    if info.inline_calls is None:
+        info.inline_calls = [0]
     lines += [f"    {prefix}cs = {fill(spec['locals'])}",
+              f"    {run.const(info.inline_calls)}[0] += 1",
               f"    {fn} = {function}",
               f"    {names['drop']}{prefix}stop = None",
               f"    {prefix}at = 0",
@@ -1019,11 +1022,15 @@ def _inlining_call(run, spec, held, shape, ops, names):
               f"        {names['kept']}{fill(spec.get('resume_push', ''))}return RESUME",
               f"    {' = '.join(temps + [prefix + 'cs', fn])} = NULL"]
     lines += ["    " + fill(line) for line in spec.get("after", ())]
+    # (the call made otherwise, a trace function set or at the recursion limit, goes on
+    # through the loop: only the path of the callee written here goes on in the run,
+    # which knows then that no code of the program ran -- the shape is pure)
     lines += ["else:"]
     lines += ["    " + fill(effect) for effect in shape.effects]
+    lines += [f"    {names['kept']}stack.append({names['r0']}); return {names['nxt']}"]
     return Shape(shape.npop, shape.results, shape.guard,
                  [line.replace("{", "{{").replace("}", "}}") for line in lines],
-                 shape.raises, shape.consts, shape.fallible, shape.result_type, shape.pure,
+                 shape.raises, shape.consts, shape.fallible, shape.result_type, True,
                  shape.pure_for)
 
 
@@ -1032,8 +1039,7 @@ def _leaf(info, _making=set()):
     fused, its sites decided, and while it has not left its callers' runs too often
     (not while it is being found: a recursive function calls itself)."""
     leaf = info.leaf
-    if (leaf is None and info.entry_points and info not in _making
-            and info.inline_exits < inlining.MAX_EXITS):
+    if leaf is None and info.entry_points and info not in _making:
         _making.add(info)
         # its first run as its own would be, but each site leaving on a miss: a site
         # that missed while warming up would else stay a place where code may run
@@ -1058,7 +1064,8 @@ def _not_inlined(info):
 
 
 def stop_inlining(info):
-    """The callee left its callers' runs too often (inlining.stopped_frame)."""
+    """The callee left its callers' runs too often (inlining.stopped_frame): not written
+    any more (info.leaf False stays until one of its sites changes form)."""
     info.leaf = False
     _not_inlined(info)
 

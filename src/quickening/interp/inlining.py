@@ -37,8 +37,8 @@ site leaves the run on a miss (_Run.optimistic: a site that missed while warming
 up would else stay a place where code may run).  What its sites hold is written
 into the caller, so when one of them changes form (fusion.refuse, making the
 callee's run again) the caller's runs that hold it are made again too
-(CodeInfo.inlined_into); and a callee that keeps leaving them (MAX_EXITS) is
-not written any more.
+(CodeInfo.inlined_into); and a callee that keeps leaving them (MAX_EXITS,
+EXIT_SHARE) is not written any more.
 """
 
 import io
@@ -48,8 +48,10 @@ import tokenize
 # at most this many lines of a callee are written into a caller
 MAX_LINES = 120
 # a callee that left its callers' runs this many times (a guard failing, an
-# exception: its frame made each time, slower than the call) is not written any more
+# exception: its frame made each time, slower than the call), once in EXIT_SHARE of
+# its calls or more, is not written any more (a site backing off leaves now and then)
 MAX_EXITS = 64
+EXIT_SHARE = 4
 
 _SCRATCH = frozenset({"c", "h", "q", "missed"})      # names a run assigns before each use
 _UNINLINABLE = frozenset({"_gone", "callee", "ds", "arg", "nxt", "pc", "ts", "RESUME", "TRACE",
@@ -186,8 +188,8 @@ def stopped_frame(f, func, info, locals_, ds, stop, at, new_frame, hook):
     at `stop` (an instruction, or the exception it raised at instruction `at`): made
     as the call would have made it (ds: its data stack state, None to find it; hook:
     its Frame.inline), and stopped there (loop.enter's protocol)."""
-    info.inline_exits += 1
-    if info.inline_exits == MAX_EXITS:
+    exits = info.inline_exits = info.inline_exits + 1
+    if exits >= MAX_EXITS and exits * EXIT_SHARE >= info.inline_calls[0]:
         from quickening.interp import fusion     # (fusion imports this module)
         fusion.stop_inlining(info)
     callee = new_frame(info, locals_, func.__globals__, func.__builtins__, None, f, f.depth + 1)
