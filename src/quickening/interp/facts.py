@@ -32,17 +32,18 @@ def bytes_from(offset, _views={}):
         view = _views[offset] = MEM8[offset:]
     return view
 
-def words_from(offset, _views={}):
-    """A view of 8-byte words over the address space `offset` bytes on (a multiple
-    of 8, negative for the pre-header): its index is an 8-aligned object's address
-    shifted right by 3 (id(o) >> 3), and it reads the word at that offset in the
-    object -- one operation on big ints (the shift) instead of two, with the
+def words_from(offset, size=8, _views={}):
+    """A view of `size`-byte words (8 or 4) over the address space `offset` bytes on
+    (a multiple of size, negative for the pre-header): its index is an object's
+    address over size (id(o) >> 3, id(o) >> 2), and it reads the word at that offset
+    in the object -- one operation on big ints (the shift) instead of two, with the
     addition.  (A negative offset starts the view at the top of the address space:
     the index wraps round to the object's own address.)"""
-    view = _views.get(offset)
+    view = _views.get((offset, size))
     if view is None:
         window = (ctypes.c_ubyte * (1 << 47)).from_address(offset % (1 << 64))
-        view = _views[offset] = memoryview(window).cast("B").cast("Q")
+        view = memoryview(window).cast("B").cast("Q" if size == 8 else "I")
+        _views[offset, size] = view
     return view
 
 
@@ -466,7 +467,8 @@ def verify():
         return "inline values layout"
     obj.__dict__
     if (managed_dict(obj) == 0 or words_from(MANAGED_DICT)[id(obj) >> 3] != managed_dict(obj)
-            or words_from(DICT_KEYS)[id(d) >> 3] != keys):
+            or words_from(DICT_KEYS)[id(d) >> 3] != keys
+            or words_from(TYPE_VERSION_TAG, 4)[id(Probe) >> 2] != type_version(Probe)):
         return "words read from an object's address"
 
     def gen():

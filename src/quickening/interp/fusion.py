@@ -688,14 +688,23 @@ def _dispatch(run, pc, last, members=(), base=None):
     these members and the base instruction itself run in place too (counting
     down as the base instruction does)."""
     in_place = bool(members) or base is not None
-    run.escape()
+    site_obj = run.info.plain[pc][1] if in_place else None
+    # (a callee's lines for its callers: a miss runs the base operation in place only
+    # where it runs no code of the program, and anything else leaves the run)
+    purity = (site_obj.family.base_purity(site_obj.oparg, site_obj.arg)
+              if run.optimistic and base is not None else None)
+    if run.optimistic and base is not None and purity is None:
+        base = None
+    in_place = bool(members) or base is not None
+    pure = run.optimistic and in_place and all(shape.pure for _, shape in members)
+    if not pure:
+        run.escape()
     if not in_place:
         run.flush()
     npop = max([shape.npop for _, shape in members] + ([base.npop] if base else []), default=0)
     ops, kept, at = _site_operands(run, pc, npop)
     if in_place:
         # what the site holds now: (handler,) or (kind, its facts...) (quicken.install)
-        site_obj = run.info.plain[pc][1]
         site = run.param(site_obj)
         run.emit(f"q = {site}.inplace")
         run.emit("h = q[0]")
@@ -719,9 +728,12 @@ def _dispatch(run, pc, last, members=(), base=None):
             # a miss of one of the members, or the base instruction
             held = " or ".join(f"h is {run.param(handler)}"
                                for handler in [h for h, _ in members] + [site_obj.base_handler])
+            if purity is not None:
+                runs_no_code, owner = purity
+                test = f"{test} and {run.const(runs_no_code)}({ops[owner]})"
             _branch(run, keyword, f"({held}) and {test}", base, ops, names, outs,
                     prologue=(f"{cells}[{ci}] = c - 16",))
-        _otherwise(run, pc, at, last, kept, ops, outs)
+        _otherwise(run, pc, at, last, kept, ops, outs, rare=run.optimistic)
     elif last:
         run.emit(f"h, a, n = _instrs[{at}]")
         run.emit("return h(f, stack, a, n)")

@@ -38,7 +38,13 @@ up would else stay a place where code may run).  What its sites hold is written
 into the caller, so when one of them changes form (fusion.refuse, making the
 callee's run again) the caller's runs that hold it are made again too
 (CodeInfo.inlined_into); and a callee that keeps leaving them (MAX_EXITS,
-EXIT_SHARE) is not written any more.
+EXIT_SHARE, MIN_CALLS) is not written any more.
+
+A polymorphic site of the callee (one that keeps re-targeting: its member read
+from the site as it runs) runs a miss in place only where the base operation
+runs no code of the program for the owner's type (Family.base_purity: LOAD_ATTR's
+and STORE_ATTR's, decided per type while its version holds); anything else
+leaves the run.
 """
 
 import io
@@ -49,9 +55,11 @@ import tokenize
 MAX_LINES = 120
 # a callee that left its callers' runs this many times (a guard failing, an
 # exception: its frame made each time, slower than the call), once in EXIT_SHARE of
-# its calls or more, is not written any more (a site backing off leaves now and then)
+# its calls or more after MIN_CALLS, is not written any more (a site backing off
+# leaves now and then; polymorphic sites re-target often while they warm up)
 MAX_EXITS = 64
 EXIT_SHARE = 4
+MIN_CALLS = 1024
 
 _SCRATCH = frozenset({"c", "h", "q", "missed"})      # names a run assigns before each use
 _UNINLINABLE = frozenset({"_gone", "callee", "ds", "arg", "nxt", "pc", "ts", "RESUME", "TRACE",
@@ -189,7 +197,8 @@ def stopped_frame(f, func, info, locals_, ds, stop, at, new_frame, hook):
     as the call would have made it (ds: its data stack state, None to find it; hook:
     its Frame.inline), and stopped there (loop.enter's protocol)."""
     exits = info.inline_exits = info.inline_exits + 1
-    if exits >= MAX_EXITS and exits * EXIT_SHARE >= info.inline_calls[0]:
+    calls = info.inline_calls[0]
+    if exits >= MAX_EXITS and exits * EXIT_SHARE >= calls >= MIN_CALLS:
         from quickening.interp import fusion     # (fusion imports this module)
         fusion.stop_inlining(info)
     callee = new_frame(info, locals_, func.__globals__, func.__builtins__, None, f, f.depth + 1)

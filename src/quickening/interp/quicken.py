@@ -243,6 +243,10 @@ class Family:
         # (oparg, site.arg) -> fusion.Shape of the base instruction's operation, which a
         # fused run executes in place while the counter counts down (None: it does not)
         self.base_shape = None
+        # (oparg, site.arg) -> (test(owner), index of the owner among the operands): the
+        # test true when the base operation runs no code of the program for that owner
+        # (a callee written into its caller runs it so: inlining.py), or None
+        self.base_purity = lambda oparg, arg: None
 
     def adaptive(self, decode=None):
         """Register the base instruction's adaptive handler."""

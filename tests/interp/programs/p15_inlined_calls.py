@@ -225,6 +225,54 @@ def run_inits():
     return out[::29] + out[548:552] + out[878:882] + out[888:892]
 
 
+class Base:
+    def __init__(self):
+        self.v = 1
+
+    def value(self):
+        return self.v
+
+    def set(self, x):
+        self.w = x
+
+
+class Plain1(Base):
+    pass
+
+
+class Plain2(Base):
+    pass
+
+
+class Plain3(Base):
+    pass
+
+
+class Prop(Base):
+    def __init__(self):
+        pass
+
+    @property
+    def v(self):
+        return ("v seen from", sys._getframe(1).f_code.co_name)
+
+    def __setattr__(self, name, value):
+        print("setattr from", sys._getframe(1).f_code.co_name, name, value)
+
+
+def run_polymorphic():
+    # the sites of value() and set() keep re-targeting between the plain classes
+    # (their misses run in place); Prop's property and __setattr__ are code of the
+    # program: there the callee's frame is made first
+    plain = [Plain1(), Plain2(), Plain3()]
+    out = []
+    for i in range(900):
+        o = plain[i % 3] if i < 700 or i % 5 else Prop()
+        out.append(o.value())
+        o.set(i)
+    return out[695:720], [p.w for p in plain]
+
+
 def gen_calls(n):
     for i in range(n):
         yield add(i, i) + through(P(i))
@@ -240,4 +288,5 @@ print(run_code_swap())
 print(run_handled_inside())
 print(run_globals())
 print(run_inits())
+print(run_polymorphic())
 print(sum(gen_calls(300)))

@@ -148,6 +148,50 @@ def analyze_descriptor(t, name, store):
     return NON_DESCRIPTOR, descr
 
 
+# -- the base operation without code of the program ---------------------------------------
+# A callee written into its caller (inlining.py) runs a polymorphic site's base
+# operation in place (a miss) only where, for the owner's type, it runs no code of
+# the program: the type's own generic getattr (setattr), and the name nothing, a
+# plain class attribute, a method or a slot -- no property, no descriptor of the
+# program's, not __dict__ (made on first access) nor __class__.  Decided once per
+# type, and kept while its version holds (a change to it or to a base changes it).
+_PLAIN_KINDS = frozenset({ABSENT, NON_DESCRIPTOR, METHOD, OBJECT_SLOT})
+_UNPLAIN_NAMES = frozenset({"__dict__", "__class__", "__weakref__"})
+_VERSIONS = facts.words_from(TV, 4)     # [id(t) >> 2]: a type's version tag
+
+
+def plain_access(name, store):
+    """A test of an owner: true when `owner.name` (its store, with store) runs no code
+    of the program."""
+    decided = {}     # id(type) -> (its version then, the answer)
+
+    def runs_no_code(owner):
+        t = type(owner)
+        key = id(t)
+        version = _VERSIONS[key >> 2]
+        known = decided.get(key)
+        if known is not None and known[0] == version and version:
+            return known[1]
+        plain = _plain(t, name, store)
+        if version:
+            decided[key] = (version, plain)
+        return plain
+    return runs_no_code
+
+
+def _plain(t, name, store):
+    if name in _UNPLAIN_NAMES or facts.stands_for(t) is not t:
+        return False
+    if (facts.type_setattro(t) != GENERIC_SETATTR if store
+            else facts.type_getattro(t) != GENERIC_GETATTR):
+        return False
+    return analyze_descriptor(t, name, store)[0] in _PLAIN_KINDS
+
+
+FAMILY.base_purity = lambda oparg, name: (
+    None if oparg & 1 or type(name) is not str else (plain_access(name, False), 0))
+
+
 # load_attr_fail_kind (pystats build): the failure of a kind that cannot specialize
 FAIL_KIND = {
     OVERRIDING: "ATTR_OVERRIDING_DESCRIPTOR", METHOD: "ATTR_METHOD", PROPERTY: "ATTR_PROPERTY",

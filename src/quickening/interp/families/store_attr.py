@@ -133,6 +133,8 @@ INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
     2, effects=["{1}.{name} = {0}"], consts=None,
     guard="type({1}) is {c0}() and {c1}[0] and not {c3}[id({1}) >> 3]", pure=True))
 FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
+FAMILY.base_purity = lambda oparg, name: (
+    (_la.plain_access(name, True), 1) if type(name) is str else None)
 FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
 
 
