@@ -658,3 +658,31 @@ def test_a_small_callee_is_written_into_its_caller(fuse_soon):
     assert api.call(ns["f"], 100, 1) == expected[2]
     (site,) = [s for s in callee.sites if s.family.name == "BINARY_OP" and s.oparg == 5]
     assert site.misses > 0
+
+
+def test_a_base_site_goes_on_after_the_table(fuse_soon):
+    """A call site whose specialization failed (a builtin exception class, as in
+    CPython) holds its base instruction, whose in-place shape covers Python functions
+    only: everything else it is given goes through the table, and the run goes on
+    after it (leaving the run there, the loop would dispatch the instruction after
+    the call every time)."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("def f(n):\n"
+              "    t = 0\n"
+              "    for i in range(n):\n"
+              "        t = t + ValueError(i).args[0]\n"
+              "    return t\n")
+    ns = {}
+    exec(source, ns)
+    expected = ns["f"](100)
+    ns = _interpreted(source)
+    for _ in range(6):
+        api.call(ns["f"], 20)
+    info = info_of(ns["f"])
+    site = max((s for s in info.sites if s.family.name == "CALL"), key=lambda s: s.pc)
+    assert site.form == "CALL" and site.attempts
+    after = info.plain[site.pc][2]
+    calls = _counting(info, [after])
+    assert api.call(ns["f"], 100) == expected
+    assert calls[0] <= 2

@@ -950,11 +950,15 @@ def _site(run, p, last, site):
         _branch(run, "if", base_test, base, ops, base_names, outs,
                 prologue=(f"{cells}[{ci}] = c - 16",))
         result_type = _pure_result(run, base, ops)
-        if result_type is None:
+        if result_type is None or base.guard is not None:
             run.escape()
         elif result_type is not object and len(outs) == 1:
             run.known[outs[0]] = result_type
-    _otherwise(run, p, at, last, kept, ops, outs, rare=True)
+    # (a site holding its base instruction whose shape has a guard of its own -- CALL's,
+    # for a Python function -- takes the table for whatever else it is given, as
+    # often as that comes: the run goes on after it)
+    _otherwise(run, p, at, last, kept, ops, outs,
+               rare=shape is not None or base is None or base.guard is None)
     return True
 
 
