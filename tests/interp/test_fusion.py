@@ -356,6 +356,16 @@ def _interpreted(source):
     return ns
 
 
+def _warmed(source, *args):
+    """The namespace of source run in the interpreter, its f(*args) called six times
+    (fuse_soon: its code objects fused and their runs made)."""
+    from quickening import api
+    ns = _interpreted(source)
+    for _ in range(6):
+        api.call(ns["f"], *args)
+    return ns
+
+
 def _counting(info, pcs):
     """Count the calls of the handlers at pcs (the fused runs made there ...): the
     count, a list of one."""
@@ -505,9 +515,7 @@ def test_a_run_inside_a_loop_goes_round_to_its_head(fuse_soon):
     ns = {}
     exec(source, ns)
     expected = ns["f"](100)
-    ns = _interpreted(source)
-    for _ in range(6):
-        api.call(ns["f"], 20)
+    ns = _warmed(source, 20)
     info = info_of(ns["gen"])
     made = _runs(info)
     assert made
@@ -645,9 +653,7 @@ def test_a_small_callee_is_written_into_its_caller(fuse_soon):
     ns = {}
     exec(source, ns)
     expected = [ns["f"](100, 1), ns["f"](100, 0.5), ns["f"](100, 1)]
-    ns = _interpreted(source)
-    for _ in range(6):
-        api.call(ns["f"], 20, 1)
+    ns = _warmed(source, 20, 1)
     callee = info_of(ns["area"])
     assert callee.leaf is not None and callee.inlined_into
     calls = _counting(callee, [0])
@@ -676,9 +682,7 @@ def test_a_base_site_goes_on_after_the_table(fuse_soon):
     ns = {}
     exec(source, ns)
     expected = ns["f"](100)
-    ns = _interpreted(source)
-    for _ in range(6):
-        api.call(ns["f"], 20)
+    ns = _warmed(source, 20)
     info = info_of(ns["f"])
     site = max((s for s in info.sites if s.family.name == "CALL"), key=lambda s: s.pc)
     assert site.form == "CALL" and site.attempts
