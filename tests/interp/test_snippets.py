@@ -23,6 +23,26 @@ class B(A):
     def g(self): s = super(); return s.f()
 r = B().f(), B().g()
 """,
+    # LOAD_SUPER_ATTR_METHOD remembers what the lookup past the class found for a
+    # type while its version holds: a method added to a class between, or replaced
+    # in a base, is found
+    "super_method_after_class_changes": """
+class A:
+    def m(self): return "A"
+class Mid(A):
+    pass
+class B(Mid):
+    def m(self): return super().m() + "B"
+b = B()
+r = [b.m() for _ in range(60)]
+A.m = lambda self: "A2"
+r += [b.m() for _ in range(60)]
+Mid.m = lambda self: "Mid"
+r += [b.m() for _ in range(60)]
+del Mid.m
+r += [b.m() for _ in range(60)]
+r = sorted(set(r)), r[58:62], r[118:122], r[178:182]
+""",
     "exec_eval_defaults": """
 def f():
     a = 3

@@ -75,10 +75,25 @@ def load_super_attr_attr(f, stack, site, nxt):
     return _deopt(f, stack, site, nxt)
 
 
+# What the lookup past cls found for an instance of a type: the method descriptor,
+# kept while that type's version holds (a change to it or to any class of its MRO,
+# cls among them, changes it; versions are never given twice).
+# (id(type(self)), id(cls), name) -> (the type's version then, the method).
+_FOUND = {}
+_FOUND_LIMIT = 4096
+_VERSIONS = facts.words_from(facts.TYPE_VERSION_TAG, 4)     # [id(t) >> 2]
+_is_subtype = type.__subclasscheck__
+
+
 def super_method(cls, self_, name):
     """_PySuper_Lookup(cls, self, name, &method_found) -> (attribute or method, self or NULL)."""
+    t = type(self_)
+    key = (id(t), id(cls), name)
+    found = _FOUND.get(key)
+    if found is not None and found[0] == _VERSIONS[key[0] >> 2]:
+        return found[1], self_
     proxy = _super(cls, self_)           # supercheck: raises as CPython does
-    if name != "__class__" and facts.type_getattro(type(self_)) == GENERIC_GETATTR:
+    if name != "__class__" and facts.type_getattro(t) == GENERIC_GETATTR:
         mro = _type_mro(proxy.__self_class__)
         n = len(mro)
         i = 0
@@ -90,6 +105,12 @@ def super_method(cls, self_, name):
             if name in d:
                 descr = d[name]
                 if type(descr).__flags__ & F_METHOD_DESCRIPTOR:
+                    version = _VERSIONS[key[0] >> 2]
+                    # (the supercheck passes for any instance of t: t is a subtype of cls)
+                    if version and proxy.__self_class__ is t and _is_subtype(cls, t):
+                        if len(_FOUND) >= _FOUND_LIMIT:
+                            _FOUND.clear()
+                        _FOUND[key] = (version, descr)
                     return descr, self_
                 break
             i += 1
