@@ -52,7 +52,9 @@ PTR = 8
 TYPE_VERSION_TAG = 384
 # PyHeapTypeObject.ht_cached_keys (shared keys of instances)
 HEAPTYPE_CACHED_KEYS = None  # found by verify()
-# PyDictObject
+# PyDictObject (its _ma_watcher_tag: watcher bits, and a stamp from a counter of the
+# whole interpreter given anew at each change of the dict)
+DICT_TAG = 24
 DICT_KEYS = 32
 DICT_VALUES = 40
 # PyDictKeysObject
@@ -465,6 +467,10 @@ def verify():
     obj = Probe()
     if not inline_values_valid(obj) or managed_dict(obj) != 0:
         return "inline values layout"
+    tag = MEM64[(id(d) + DICT_TAG) >> 3]
+    d["a"] = 2
+    if tag == 0 or MEM64[(id(d) + DICT_TAG) >> 3] == tag or MEM64[(id(d) + DICT_VALUES) >> 3]:
+        return "dict tag offset"
     obj.__dict__
     if (managed_dict(obj) == 0 or words_from(MANAGED_DICT)[id(obj) >> 3] != managed_dict(obj)
             or words_from(DICT_KEYS)[id(d) >> 3] != keys

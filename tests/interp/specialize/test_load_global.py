@@ -147,3 +147,31 @@ def drive(record):
         assert f() == 2
         record()
 """)
+
+
+def test_globals_an_instance_dict_whose_keys_another_instance_changes():
+    """Globals that are an instance's __dict__ (split: its keys shared with the other
+    instances, its values not in their entries).  LOAD_GLOBAL_MODULE misses on every
+    execution there (CPython's reads the value from the entries); LOAD_GLOBAL_BUILTIN
+    does not; and another instance adding an attribute changes the keys version the
+    sites were specialized for, though this dict itself did not change."""
+    assert_same_sites("""
+class NS:
+    def __init__(self, g):
+        self.G = g
+        self.__builtins__ = __builtins__
+a, b = NS(1), NS(2)
+exec("def f():\\n    return G\\ndef g():\\n    return len(())\\n", vars(a))
+f, g = vars(a)["f"], vars(a)["g"]
+WATCH = ["f", "g"]
+def drive(record):
+    for i in range(40):
+        assert f() == 1
+        assert g() == 0
+    record()
+    b.H = 3
+    for i in range(60):
+        assert f() == 1
+        assert g() == 0
+        record()
+""")

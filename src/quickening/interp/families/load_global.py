@@ -39,6 +39,7 @@ _generic = locals_ops.load_global
 _MEM32 = facts.MEM32
 _MEM64 = facts.MEM64
 _DICT_KEYS = facts.DICT_KEYS
+_DICT_VALUES = facts.DICT_VALUES
 _KEYS_VERSION = facts.KEYS_VERSION
 _DICT_KEYS_GENERAL = 0
 
@@ -147,18 +148,61 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def _keys_where(d):
-    """Facts of a fused guard (below): where d's keys object is, and the index in
-    MEM32 of its version."""
+def _keys_where(d, version):
+    """Facts of a fused guard (below): where d's keys object is, the index in MEM32 of
+    its version, and the stamp cell for that keys object at that version (_seen)."""
     keys = facts.dict_keys_address(d)
-    return keys, (keys + _KEYS_VERSION) >> 2
+    where = (keys + _KEYS_VERSION) >> 2
+    return keys, where, _stamp(keys, version)
+
+
+# A fused guard first compares the dict's tag with the one seen when the keys test
+# last passed: a dict's tag is stamped anew from one counter of the whole
+# interpreter at each change of it (never 0 once changed), so the same tag means the
+# same dict not changed since -- the same keys object, the same version.  (Not for
+# a split dict: its keys are shared with other dicts, which change them.)  Else the
+# exact test runs, and records the tag when it passes.  One stamp cell per keys
+# object and version tested: sites testing the same share it, and their guard terms
+# too (a site made for another version of the same keys object has its own: a tag
+# recorded for that version says nothing of this one).
+_TAGS = facts.words_from(facts.DICT_TAG - _DICT_KEYS)    # [fgk]: the dict's tag
+_STAMPS = {}
+
+
+def _stamp(keys, version):
+    cell = _STAMPS.get((keys, version))
+    if cell is None:
+        if len(_STAMPS) > 4096:
+            _STAMPS.clear()
+        cell = _STAMPS[keys, version] = [-1]
+    return cell
+
+
+def _seen(cell, k, read):
+    """The keys test passed for the dict whose keys pointer is at MEM64[k]; `read`: the
+    member reads the global from the keys' entries, as CPython's does -- false then if
+    the dict is split (its entries hold no values: a miss).  A combined dict's tag
+    (unless 0) is what the fast test compares next."""
+    if _MEM64[k + 1]:
+        return not read
+    tag = _TAGS[k]
+    if tag:
+        cell[0] = tag
+    return True
+
+
+def _combined(d):
+    """d's values are in its keys' entries (not a split dict): where CPython's members
+    read a global (a split dict's entries hold none: they miss)."""
+    return not _MEM64[(id(d) + _DICT_VALUES) >> 3]
 
 
 def _module(name, push_null, version, g):
     if push_null:
         def load_global_module(f, stack, site, nxt):
             g = f.globals
-            if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version:
+            if (type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version
+                    and _combined(g)):
                 value = g.get(name, NULL)
                 if value is not NULL:
                     stack.append(value)
@@ -168,14 +212,16 @@ def _module(name, push_null, version, g):
     else:
         def load_global_module(f, stack, site, nxt):
             g = f.globals
-            if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version:
+            if (type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version
+                    and _combined(g)):
                 value = g.get(name, NULL)
                 if value is not NULL:
                     stack.append(value)
                     return nxt
             return _deopt(f, stack, site, nxt)
+    keys, where, stamp = _keys_where(g, version)
     return MODULE_IN_PLACE.facts(load_global_module, _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION,
-                                 version, name, *_keys_where(g))
+                                 version, name, keys, where, stamp, _TAGS, _seen)
 
 
 def _builtin(name, push_null, globals_version, builtins_version, g, b):
@@ -183,7 +229,8 @@ def _builtin(name, push_null, globals_version, builtins_version, g, b):
         g = f.globals
         if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == globals_version:
             b = f.builtins
-            if type(b) is dict and _MEM32[(_MEM64[(id(b) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == builtins_version:
+            if (type(b) is dict and _MEM32[(_MEM64[(id(b) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == builtins_version
+                    and _combined(b)):
                 value = b.get(name, NULL)
                 if value is not NULL:
                     stack.append(value)
@@ -191,9 +238,11 @@ def _builtin(name, push_null, globals_version, builtins_version, g, b):
                         stack.append(NULL)
                     return nxt
         return _deopt(f, stack, site, nxt)
+    keys, where, stamp = _keys_where(g, globals_version)
+    bkeys, bwhere, bstamp = _keys_where(b, builtins_version)
     return BUILTIN_IN_PLACE.facts(load_global_builtin, _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION,
-                                  globals_version, name, *_keys_where(g),
-                                  builtins_version, *_keys_where(b))
+                                  globals_version, name, keys, where, stamp, _TAGS, _seen,
+                                  builtins_version, bstamp, bkeys, bwhere)
 
 
 # in place in fused runs (fusion.py): the same guards and lookup.  A frame's globals
@@ -226,12 +275,17 @@ PROLOGUES["fbk", "fb"] = _keys_at("fb", "builtins")
 # (a callee written into its caller's run uses the caller's when they are the same)
 CALLEE_PROLOGUES["fgk", "fg"] = "{fn}.__globals__ is fg"
 CALLEE_PROLOGUES["fbk", "fb"] = "{fn}.__builtins__ is fb"
-_GLOBALS_GUARD = "fgk and {c1}[fgk] == {c6} and {c0}[{c7}] == {c4}"
+# ({c8} / {c12}: the stamp cells of the globals' / builtins' keys, {c9}: the tags'
+# view, {c10}: _seen; {c13}, {c14}: where the builtins' keys and version are)
+_GLOBALS_GUARD = ("fgk and ({c9}[fgk] == {c8}[0] or {c1}[fgk] == {c6} and {c0}[{c7}] == {c4}"
+                  " and {c10}({c8}, fgk, READS))")
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD + " and ({r0} := fg.get({c5}, NULL)) is not NULL", pure=True))
+    guard=_GLOBALS_GUARD.replace("READS", "True") + " and ({r0} := fg.get({c5}, NULL)) is not NULL",
+    pure=True))
 BUILTIN_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD + " and fbk and {c1}[fbk] == {c9} and {c0}[{c10}] == {c8}"
+    guard=_GLOBALS_GUARD.replace("READS", "False") + " and fbk and ({c9}[fbk] == {c12}[0] or"
+          " {c1}[fbk] == {c13} and {c0}[{c14}] == {c11} and {c10}({c12}, fbk, True))"
           " and ({r0} := fb.get({c5}, NULL)) is not NULL", pure=True))
 FAMILY.inline_members = lambda oparg: (MODULE_IN_PLACE, BUILTIN_IN_PLACE)
