@@ -153,7 +153,7 @@ def _keys_where(d, version):
     its version, and the stamp cell for that keys object at that version (_seen)."""
     keys = facts.dict_keys_address(d)
     where = (keys + _KEYS_VERSION) >> 2
-    return keys, where, _stamp(keys, version)
+    return keys, where, _stamp(keys, where, version)
 
 
 # A fused guard first compares the dict's tag with the one seen when the keys test
@@ -161,31 +161,36 @@ def _keys_where(d, version):
 # interpreter at each change of it (never 0 once changed), so the same tag means the
 # same dict not changed since -- the same keys object, the same version.  (Not for
 # a split dict: its keys are shared with other dicts, which change them.)  Else the
-# exact test runs, and records the tag when it passes.  One stamp cell per keys
-# object and version tested: sites testing the same share it, and their guard terms
-# too (a site made for another version of the same keys object has its own: a tag
-# recorded for that version says nothing of this one).
+# keys test runs (_seen), and records the tag when it passes.  One stamp cell per
+# keys object and version tested: sites testing the same share it, and their guard
+# terms too (a site made for another version of the same keys object has its own: a
+# tag recorded for that version says nothing of this one).
 _TAGS = facts.words_from(facts.DICT_TAG - _DICT_KEYS)    # [fgk]: the dict's tag
 _STAMPS = {}
 
 
-def _stamp(keys, version):
+def _stamp(keys, where, version):
+    """[tag last seen, keys address, where its version is, the version]."""
     cell = _STAMPS.get((keys, version))
     if cell is None:
         if len(_STAMPS) > 4096:
             _STAMPS.clear()
-        cell = _STAMPS[keys, version] = [-1]
+        cell = _STAMPS[keys, version] = [-1, keys, where, version]
     return cell
 
 
 def _seen(cell, k, read):
-    """The keys test passed for the dict whose keys pointer is at MEM64[k]; `read`: the
-    member reads the global from the keys' entries, as CPython's does -- false then if
-    the dict is split (its entries hold no values: a miss).  A combined dict's tag
-    (unless 0) is what the fast test compares next."""
+    """The keys test of the stamp cell's keys object and version, for the dict whose keys
+    pointer is at MEM64[k]; `read`: the member reads the global from the keys'
+    entries, as CPython's does -- false then if the dict is split (its entries hold
+    no values: a miss).  A combined dict's tag (unless 0) is what the fast test
+    compares next.  (The tag is read first: a change of the dict meanwhile, by a
+    finalizer or another thread, leaves a tag that is no longer the dict's.)"""
+    tag = _TAGS[k]
+    if _MEM64[k] != cell[1] or _MEM32[cell[2]] != cell[3]:
+        return False
     if _MEM64[k + 1]:
         return not read
-    tag = _TAGS[k]
     if tag:
         cell[0] = tag
     return True
@@ -248,11 +253,11 @@ def _builtin(name, push_null, globals_version, builtins_version, g, b):
 # in place in fused runs (fusion.py): the same guards and lookup.  A frame's globals
 # and builtins never change, so a fused function finds where their keys are
 # referenced once, when it starts (PROLOGUES: fgk / fbk, 0 for a mapping that is not
-# an exact dict).  Each site then tests that the keys object is the one whose version
-# it was specialized for, and that version ({c0} MEM32, {c1} MEM64, {c4} the version,
-# {c6} where that keys object is, {c7} its version's index): no address arithmetic
-# on big ints per test.  (Exactly the version test: a keys object that replaced it
-# has another address, or another version if it took the same one.)
+# an exact dict).  Each site then compares the dict's tag with its stamp cell's, else
+# tests (_seen) that the keys object is the one whose version it was specialized
+# for, and that version: no address arithmetic on big ints per test.  (Exactly the
+# version test: a keys object that replaced it has another address, or another
+# version if it took the same one.)
 def _keys_at(name, attr):
     """The prologue binding {name} (the frame's globals or builtins) and {name}k (where
     its keys pointer is, in MEM64; 0 when not an exact dict).  For the mapping the run
@@ -275,10 +280,9 @@ PROLOGUES["fbk", "fb"] = _keys_at("fb", "builtins")
 # (a callee written into its caller's run uses the caller's when they are the same)
 CALLEE_PROLOGUES["fgk", "fg"] = "{fn}.__globals__ is fg"
 CALLEE_PROLOGUES["fbk", "fb"] = "{fn}.__builtins__ is fb"
-# ({c8} / {c12}: the stamp cells of the globals' / builtins' keys, {c9}: the tags'
-# view, {c10}: _seen; {c13}, {c14}: where the builtins' keys and version are)
-_GLOBALS_GUARD = ("fgk and ({c9}[fgk] == {c8}[0] or {c1}[fgk] == {c6} and {c0}[{c7}] == {c4}"
-                  " and {c10}({c8}, fgk, READS))")
+# ({c8} / {c12}: the stamp cells of the globals' / builtins' keys and version,
+# {c9}: the tags' view, {c10}: _seen)
+_GLOBALS_GUARD = "fgk and ({c9}[fgk] == {c8}[0] or {c10}({c8}, fgk, READS))"
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
     guard=_GLOBALS_GUARD.replace("READS", "True") + " and ({r0} := fg.get({c5}, NULL)) is not NULL",
@@ -286,6 +290,5 @@ MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
 BUILTIN_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
     guard=_GLOBALS_GUARD.replace("READS", "False") + " and fbk and ({c9}[fbk] == {c12}[0] or"
-          " {c1}[fbk] == {c13} and {c0}[{c14}] == {c11} and {c10}({c12}, fbk, True))"
-          " and ({r0} := fb.get({c5}, NULL)) is not NULL", pure=True))
+          " {c10}({c12}, fbk, True)) and ({r0} := fb.get({c5}, NULL)) is not NULL", pure=True))
 FAMILY.inline_members = lambda oparg: (MODULE_IN_PLACE, BUILTIN_IN_PLACE)
