@@ -687,14 +687,14 @@ def _dispatch(run, pc, last, members=(), base=None):
     operation; while the site's counter has not run out, a miss of one of
     these members and the base instruction itself run in place too (counting
     down as the base instruction does)."""
-    in_place = bool(members) or base is not None
-    site_obj = run.info.plain[pc][1] if in_place else None
-    # (a callee's lines for its callers: a miss runs the base operation in place only
-    # where it runs no code of the program, and anything else leaves the run)
-    purity = (site_obj.family.base_purity(site_obj.oparg, site_obj.arg)
-              if run.optimistic and base is not None else None)
-    if run.optimistic and base is not None and purity is None:
-        base = None
+    site_obj = run.info.plain[pc][1]
+    purity = None
+    if run.optimistic and base is not None:
+        # (a callee's lines for its callers: a miss runs the base operation in place
+        # only where it runs no code of the program, and anything else leaves the run)
+        purity = site_obj.family.base_purity(site_obj.oparg, site_obj.arg)
+        if purity is None:
+            base = None
     in_place = bool(members) or base is not None
     pure = run.optimistic and in_place and all(shape.pure for _, shape in members)
     if not pure:

@@ -61,7 +61,6 @@ MAX_EXITS = 64
 EXIT_SHARE = 4
 MIN_CALLS = 1024
 
-_SCRATCH = frozenset({"c", "h", "q", "missed"})      # names a run assigns before each use
 _UNINLINABLE = frozenset({"_gone", "callee", "ds", "arg", "nxt", "pc", "ts", "RESUME", "TRACE",
                           "YIELD", "SWITCH", "inner"})
 _TEMP = re.compile(r"t\d+")
@@ -71,12 +70,12 @@ _EXIT_THROUGH_TABLE = re.compile(r"h, a, n = _instrs\[(\d+)\]")
 
 class Leaf:
     """A callee's run from its first instruction, as it can be written into a caller:
-    its lines (at their own indentation) and its constants (p0 ...)."""
+    its lines (at their own indentation), the names each uses, and its constants (p0 ...)."""
 
-    __slots__ = ("lines", "params", "prologues")
+    __slots__ = ("lines", "names", "params", "prologues")
 
-    def __init__(self, lines, params, prologues):
-        self.lines, self.params = lines, params
+    def __init__(self, lines, names, params, prologues):
+        self.lines, self.names, self.params = lines, names, params
         self.prologues = prologues   # the fusion.PROLOGUES keys whose names it uses
 
 
@@ -86,6 +85,7 @@ def leaf_of(run, prologues, callee_prologues):
     caller's where callee_prologues' conditions hold (its globals are the caller's)."""
     prologue_names = {name for names in prologues for name in names}
     used = set()
+    line_names = []
     info = run.info
     code = info.code
     if (run.escapes or run.goes_on_in_loop or run.loops or run.first_turn is not None
@@ -101,12 +101,13 @@ def leaf_of(run, prologues, callee_prologues):
         if "f" in names and not (stripped.startswith("f.retval = ")
                                  or stripped == "return h(f, stack, a, n)"):
             return None
-        if "_instrs" in names and not _EXIT_THROUGH_TABLE.fullmatch(line.strip()):
+        if "_instrs" in names and not _EXIT_THROUGH_TABLE.fullmatch(stripped):
             return None
+        line_names.append(names)
     keys = [names for names in prologues if used & set(names)]
     if any(names not in callee_prologues for names in keys):
         return None
-    return Leaf(list(run.lines), list(run.params), keys)
+    return Leaf(list(run.lines), line_names, list(run.params), keys)
 
 
 def _names(line):
@@ -151,8 +152,8 @@ def written_into(run, leaf, prefix, result):
         indent = line[:len(line) - len(stripped)]
         following = lines[k + 1].strip() if k + 1 < len(lines) else None
         if stripped.startswith("f.retval = ") and following == "return RETURN":
-            value = _renamed(stripped[len("f.retval = "):], _renames(stripped, rename, prefix,
-                                                                     leaf, run))
+            value = _renamed(stripped[len("f.retval = "):],
+                             _renames(leaf.names[k], rename, prefix, leaf, run))
             out += [f"{indent}{result} = {value}", f"{indent}break"]
             k += 2
             continue
@@ -168,14 +169,14 @@ def written_into(run, leaf, prefix, result):
             out += [f"{indent}{prefix}stop = {target}", f"{indent}break"]
             k += 1
             continue
-        out.append(_renamed(line, _renames(stripped, rename, prefix, leaf, run)))
+        out.append(_renamed(line, _renames(leaf.names[k], rename, prefix, leaf, run)))
         k += 1
     return out, sorted(name for name in rename.values() if _TEMP.fullmatch(name[len(prefix):]))
 
 
-def _renames(line, rename, prefix, leaf, run):
-    """The renaming for a line: the fixed names, its temps and its constants."""
-    for name in _names(line) or ():
+def _renames(names, rename, prefix, leaf, run):
+    """The renaming for a line using `names`: the fixed ones, its temps and constants."""
+    for name in names:
         if name in rename:
             continue
         if _TEMP.fullmatch(name):

@@ -31,7 +31,6 @@ every member that may see them.
 
 import builtins
 import collections
-import ctypes
 import sys
 import weakref
 from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, MethodType, ModuleType
@@ -61,7 +60,7 @@ _CFUNC_ML = facts.CFUNC_ML
 _ML_POINTERS = facts.words_from(_CFUNC_ML)      # [id(builtin) >> 3]: its C function's definition
 _FV = facts.FUNC_VERSION
 # 32-bit words starting at the version field's offset: function versions by id(fn) >> 2
-_FVS = memoryview((ctypes.c_ubyte * (1 << 47)).from_address(_FV)).cast("B").cast("I")
+_FVS = facts.words_from(_FV, 4)
 _TV = facts.TYPE_VERSION_TAG
 _METH_O = facts.METH_O
 _METH_NOARGS = facts.METH_NOARGS
@@ -199,7 +198,7 @@ def _specialize_py_call(site, func, nargs, bound_method):
     if kind == "CODE_NOT_OPTIMIZED":
         return site.fail(kind)
     argcount = func.__code__.co_argcount if kind is None else -1
-    version = _MEM32[(id(func) + _FV) >> 2]
+    version = _FVS[id(func) >> 2]
     if version == 0:
         return site.fail("OUT_OF_VERSIONS")
     cache = _py_cache(func, version)
@@ -531,7 +530,7 @@ def py_exact_args(f, stack, site, nxt):
     base = len(stack) - oparg - 2
     func = stack[base]
     version, argcount, info, tail, has_free, _ = site.cache
-    if type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version:
+    if type(func) is FunctionType and _FVS[id(func) >> 2] == version:
         if stack[base + 1] is NULL:
             if argcount == oparg and (f.depth < 900 or not _deep(f)) and _room(f, func):
                 args = stack[base + 2:]
@@ -793,7 +792,7 @@ def _bound_method_unpacked(f, stack, site, nxt):
     base = len(stack) - oparg - 2
     func = stack[base]
     version, argcount, info, tail, has_free, _ = site.cache
-    if (type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == version
+    if (type(func) is FunctionType and _FVS[id(func) >> 2] == version
             and argcount == oparg + 1 and (f.depth < 900 or not _deep(f))
             and _room(f, func)):
         args = stack[base + 1:]
@@ -862,7 +861,7 @@ def py_general(f, stack, site, nxt):
     base = len(stack) - oparg - 2
     func = stack[base]
     cache = site.cache
-    if type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == cache[0]:
+    if type(func) is FunctionType and _FVS[id(func) >> 2] == cache[0]:
         args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
         del stack[base:]
         info = cache[2]
@@ -881,7 +880,7 @@ def bound_method_general(f, stack, site, nxt):
     if type(method) is MethodType:
         func = method.__func__
         cache = site.cache
-        if (type(func) is FunctionType and _MEM32[(id(func) + _FV) >> 2] == cache[0]
+        if (type(func) is FunctionType and _FVS[id(func) >> 2] == cache[0]
                 and stack[base + 1] is NULL):
             args = stack[base + 1:]
             args[0] = method.__self__

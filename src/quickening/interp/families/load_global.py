@@ -148,14 +148,6 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def _keys_where(d, version):
-    """Facts of a fused guard (below): where d's keys object is, the index in MEM32 of
-    its version, and the stamp cell for that keys object at that version (_seen)."""
-    keys = facts.dict_keys_address(d)
-    where = (keys + _KEYS_VERSION) >> 2
-    return keys, where, _stamp(keys, where, version)
-
-
 # A fused guard first compares the dict's tag with the one seen when the keys test
 # last passed: a dict's tag is stamped anew from one counter of the whole
 # interpreter at each change of it (never 0 once changed), so the same tag means the
@@ -169,13 +161,15 @@ _TAGS = facts.words_from(facts.DICT_TAG - _DICT_KEYS)    # [fgk]: the dict's tag
 _STAMPS = {}
 
 
-def _stamp(keys, where, version):
-    """[tag last seen, keys address, where its version is, the version]."""
+def _stamp(d, version):
+    """The fact of a fused guard (below) for d's keys object at `version`: its stamp
+    cell, [tag last seen, keys address, where in MEM32 its version is, the version]."""
+    keys = facts.dict_keys_address(d)
     cell = _STAMPS.get((keys, version))
     if cell is None:
         if len(_STAMPS) > 4096:
             _STAMPS.clear()
-        cell = _STAMPS[keys, version] = [-1, keys, where, version]
+        cell = _STAMPS[keys, version] = [-1, keys, (keys + _KEYS_VERSION) >> 2, version]
     return cell
 
 
@@ -224,9 +218,7 @@ def _module(name, push_null, version, g):
                     stack.append(value)
                     return nxt
             return _deopt(f, stack, site, nxt)
-    keys, where, stamp = _keys_where(g, version)
-    return MODULE_IN_PLACE.facts(load_global_module, _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION,
-                                 version, name, keys, where, stamp, _TAGS, _seen)
+    return MODULE_IN_PLACE.facts(load_global_module, name, _stamp(g, version), _TAGS, _seen)
 
 
 def _builtin(name, push_null, globals_version, builtins_version, g, b):
@@ -243,11 +235,8 @@ def _builtin(name, push_null, globals_version, builtins_version, g, b):
                         stack.append(NULL)
                     return nxt
         return _deopt(f, stack, site, nxt)
-    keys, where, stamp = _keys_where(g, globals_version)
-    bkeys, bwhere, bstamp = _keys_where(b, builtins_version)
-    return BUILTIN_IN_PLACE.facts(load_global_builtin, _MEM32, _MEM64, _DICT_KEYS, _KEYS_VERSION,
-                                  globals_version, name, keys, where, stamp, _TAGS, _seen,
-                                  builtins_version, bstamp, bkeys, bwhere)
+    return BUILTIN_IN_PLACE.facts(load_global_builtin, name, _stamp(g, globals_version), _TAGS,
+                                  _seen, _stamp(b, builtins_version))
 
 
 # in place in fused runs (fusion.py): the same guards and lookup.  A frame's globals
@@ -280,15 +269,15 @@ PROLOGUES["fbk", "fb"] = _keys_at("fb", "builtins")
 # (a callee written into its caller's run uses the caller's when they are the same)
 CALLEE_PROLOGUES["fgk", "fg"] = "{fn}.__globals__ is fg"
 CALLEE_PROLOGUES["fbk", "fb"] = "{fn}.__builtins__ is fb"
-# ({c8} / {c12}: the stamp cells of the globals' / builtins' keys and version,
-# {c9}: the tags' view, {c10}: _seen)
-_GLOBALS_GUARD = "fgk and ({c9}[fgk] == {c8}[0] or {c10}({c8}, fgk, READS))"
+# ({c0}: the name, {c1} / {c4}: the stamp cells of the globals' / builtins' keys and
+# version, {c2}: the tags' view, {c3}: _seen)
+_GLOBALS_GUARD = "fgk and ({c2}[fgk] == {c1}[0] or {c3}({c1}, fgk, READS))"
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD.replace("READS", "True") + " and ({r0} := fg.get({c5}, NULL)) is not NULL",
+    guard=_GLOBALS_GUARD.replace("READS", "True") + " and ({r0} := fg.get({c0}, NULL)) is not NULL",
     pure=True))
 BUILTIN_IN_PLACE = SiteShape(lambda oparg: Shape(
     0, ["{r0}", "NULL"] if oparg & 1 else ["{r0}"], consts=None,
-    guard=_GLOBALS_GUARD.replace("READS", "False") + " and fbk and ({c9}[fbk] == {c12}[0] or"
-          " {c10}({c12}, fbk, True)) and ({r0} := fb.get({c5}, NULL)) is not NULL", pure=True))
+    guard=_GLOBALS_GUARD.replace("READS", "False") + " and fbk and ({c2}[fbk] == {c4}[0] or"
+          " {c3}({c4}, fbk, True)) and ({r0} := fb.get({c0}, NULL)) is not NULL", pure=True))
 FAMILY.inline_members = lambda oparg: (MODULE_IN_PLACE, BUILTIN_IN_PLACE)
