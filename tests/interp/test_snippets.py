@@ -43,6 +43,56 @@ del Mid.m
 r += [b.m() for _ in range(60)]
 r = sorted(set(r)), r[58:62], r[118:122], r[178:182]
 """,
+    # one super() site seeing instances of two classes in turn: what each type's
+    # lookup found is kept apart, and a method replaced in a base of one is found
+    "super_method_of_two_types": """
+class A:
+    def m(self): return "A"
+class B(A):
+    def m(self): return super().m() + "B"
+class C1(B):
+    pass
+class C2(B):
+    def m(self): return "C2" + super().m()
+objs = [C1(), C2()] * 60
+r = [o.m() for o in objs]
+C1.m = lambda self: "C1" + B.m(self)
+A.m = lambda self: "A2"
+r += [o.m() for o in objs]
+r = sorted(set(r)), r[:4], r[-4:]
+""",
+    # CALL_NON_PY_GENERAL sites called natively in place: a class of the program, a
+    # slot wrapper with self; the same site given an intercepted builtin of the same
+    # type (super, which must see the caller's frame), a callable object, a function
+    "non_py_general_callables": """
+class E(Exception):
+    def __init__(self, code):
+        super().__init__(code, "x")
+        self.code = code
+class E3(Exception):
+    pass
+class Base:
+    def who(self): return "Base"
+class D(Base):
+    def who(self):
+        __class__
+        out = []
+        for k in range(70):
+            maker = E3 if k % 7 else super
+            made = maker()
+            out.append(type(made).__name__ if maker is E3 else made.who())
+        return out
+class Callable:
+    def __call__(self, x): return ("called", x)
+def f(x): return ("f", x)
+r = D().who()
+seen = [E(k).code for k in range(60)]
+for k in range(120):
+    c = E if k < 60 else (Callable() if k % 2 else f)
+    v = c(k)
+    seen.append(v.args if isinstance(v, E) else v)
+r = r, seen[::7]
+""",
     "exec_eval_defaults": """
 def f():
     a = 3

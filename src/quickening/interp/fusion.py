@@ -43,7 +43,8 @@ from types import FunctionType
 
 from quickening.interp import host, inlining, quicken
 from quickening.interp.ops.locals_ops import unbound_deref
-from quickening.interp.ops.registry import HANDLERS, NULL, RESUME, RETURN, SWITCH, TRACE, YIELD
+from quickening.interp.ops.registry import (DECODERS, HANDLERS, NULL, RESUME, RETURN, SWITCH, TRACE,
+                                            YIELD)
 
 _OP = host.OPMAP
 LOAD_FAST, LOAD_CONST, STORE_FAST = _OP["LOAD_FAST"], _OP["LOAD_CONST"], _OP["STORE_FAST"]
@@ -580,24 +581,23 @@ def _fold(condition, ops, run):
     return condition.replace(" and True", "")
 
 
+_TERM_MARKS = re.compile(r"[(\[{]|[)\]}]| and | or ")
+
+
 def _terms(condition):
     """The terms of `a and b and ...` at the top level ([a] for one with a top-level or)."""
-    terms, depth, start, i = [], 0, 0, 0
-    n = len(condition)
-    while i < n:
-        ch = condition[i]
-        if ch in "([{":
+    terms, depth, start = [], 0, 0
+    for m in _TERM_MARKS.finditer(condition):
+        mark = m.group()
+        if mark in "([{":
             depth += 1
-        elif ch in ")]}":
+        elif mark in ")]}":
             depth -= 1
-        elif depth == 0 and condition.startswith(" and ", i):
-            terms.append(condition[start:i])
-            i += 5
-            start = i
-            continue
-        elif depth == 0 and condition.startswith(" or ", i):
-            return [condition]
-        i += 1
+        elif depth == 0:
+            if mark == " or ":
+                return [condition]
+            terms.append(condition[start:m.start()])
+            start = m.end()
     terms.append(condition[start:])
     return terms
 
@@ -818,7 +818,7 @@ def _base_test(cells, ci, base, ops, names):
     return f"{test} and {_fill(base.guard, ops, names)}" if base.guard else test
 
 
-def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
+def _otherwise(run, pc, at, last, kept, ops, outs, rare=False, counted=None):
     """The `else:` of a site run in place: through the table, then on with its results.
 
     `rare`: the site is fixed to its form, so this path is taken only when its
@@ -829,7 +829,9 @@ def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
     leaves for the loop, which runs the instruction and what follows through
     the table up to the next entry point.  (Fewer lines to compile.  At an
     entry point the instruction runs before leaving: dispatched there, its
-    own run would start again.)"""
+    own run would start again.)  `counted`: for a site holding its base
+    instruction whose test read its counter into c, the names of its cells and
+    its counter's index (_counting_down)."""
     run.emit("else:")
     if rare:
         for line in _leaving(run, pc, at, kept + ops):
@@ -846,7 +848,12 @@ def _otherwise(run, pc, at, last, kept, ops, outs, rare=False):
     held = list(dict.fromkeys(t for t in kept + ops if t in run.live))
     if held:
         run.emit(f"{' = '.join(held)} = NULL", 1)
-    run.through_table(at, 1)
+    if counted is not None:
+        # (what its shape does not take: c, the counter, was read by the test above)
+        cells, ci = counted
+        _counting_down(run, run.info.plain[pc][1], at, "c >= 16", cells, ci, False, 1)
+    else:
+        run.through_table(at, 1)
     for out in reversed(outs):
         run.emit(f"{out} = stack.pop()", 1)
     for name in reversed(kept):
@@ -907,6 +914,16 @@ def _site(run, p, last, site):
     site.fused_in.add(run.entry)
     held = site.inplace
     holds = held[0]
+    if (holds is site.base_handler and base is not None and base.guard is not None
+            and not site.successes):
+        # failing to specialize, backing off: what it is given is not what the base
+        # shape takes in place (CALL's: a Python function, which would specialize)
+        run.escape()
+        run.flush()
+        _, _, at = _site_operands(run, p, 0)
+        cells = run.param(site.cells)
+        _counting_down(run, site, at, f"(c := {cells}[{site.ci}]) >= 16", cells, site.ci, last)
+        return False
     shape = next((shp for handler, shp in members if handler is holds), None)
     if shape is None and not (holds is site.base_handler and base is not None):
         _dispatch(run, p, last)
@@ -957,9 +974,35 @@ def _site(run, p, last, site):
     # (a site holding its base instruction whose shape has a guard of its own -- CALL's,
     # for a Python function -- takes the table for whatever else it is given, as
     # often as that comes: the run goes on after it)
-    _otherwise(run, p, at, last, kept, ops, outs,
-               rare=shape is not None or base is None or base.guard is None)
+    rare = shape is not None or base is None or base.guard is None
+    _otherwise(run, p, at, last, kept, ops, outs, rare=rare,
+               counted=None if rare else (cells, ci))
     return True
+
+
+def _counting_down(run, site, at, test, cells, ci, last, indent=0):
+    """A site holding its base instruction, run as its handler runs it: while its
+    counter has not run out (`test`), counted down here and the generic instruction
+    run through that instruction's own handler; else through the table (the base
+    handler attempts to specialize, and the site's new handler runs)."""
+    op = site.base
+    decode = DECODERS[op]
+    arg = decode(run.info, site.oparg, site.pc, site.nxt) if decode is not None else site.oparg
+    nxt = run.param(site.nxt)
+    run.emit(f"if {test}:", indent)
+    run.emit(f"{cells}[{ci}] = c - 16", indent + 1)
+    run.emit(f"pc = {run.param(HANDLERS[op])}(f, stack, {run.param(arg)}, {nxt})", indent + 1)
+    if last:
+        run.emit("return pc", indent + 1)
+    else:
+        run.emit(f"if pc != {nxt}:", indent + 1)
+        run.emit("return pc", indent + 2)
+    run.emit("else:", indent)
+    if last:
+        run.emit(f"h, a, n = _instrs[{at}]", indent + 1)
+        run.emit("return h(f, stack, a, n)", indent + 1)
+    else:
+        run.through_table(at, indent + 1)
 
 
 def refuse(site):

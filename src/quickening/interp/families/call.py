@@ -165,7 +165,7 @@ def specialize(site, f, stack):
         if type(func) is FunctionType:
             return _specialize_py_call(site, func, nargs + 1, True)   # self is an argument
         return site.fail("CALL_BOUND_METHOD")
-    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+    return site.specialize("CALL_NON_PY_GENERAL", _fast_general(site, callable_, stack[base + 1]))
 
 
 def _record(site, kind):
@@ -281,7 +281,7 @@ def _specialize_class_call(site, tp, nargs):
             return site.specialize("CALL_ALLOC_AND_ENTER_INIT",
                                    _make_alloc_and_enter_init(site, tp, cache), cache,
                                    pack32(version))
-    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+    return site.specialize("CALL_NON_PY_GENERAL", _fast_general(site, tp, NULL))
 
 
 def _lookup(tp, name):
@@ -462,6 +462,47 @@ def _fast_descriptor(site, descr, objclass, special, general):
     return DESCRIPTOR_IN_PLACE.facts(fast, descr, objclass)
 
 
+def _fast_general(site, callable_, self_or_null):
+    """CALL_NON_PY_GENERAL's handler for this site: a callable of the type seen at
+    specialization (a class, a slot wrapper ...), one of CPython's own types, so
+    that what the member does with it cannot change: called natively as the member
+    calls it, with the self slot as it was then (empty or not); anything else goes
+    through the member's full guards.  (Not for a type whose instances the
+    interpreter calls on the program's behalf: intercepted builtins, by id;
+    masquerade's functions and metaclasses.)"""
+    tp = type(callable_)
+    if (tp is FunctionType or tp is MethodType or tp.__flags__ & facts.TPFLAGS_HEAPTYPE
+            or _masquerade(callable_) or hasattr(callable_, "__func__")):
+        return non_py_general
+    n = site.oparg + 2
+    if self_or_null is NULL:
+        def fast(f, stack, site, nxt):
+            base = len(stack) - n
+            fn = stack[base]
+            if type(fn) is tp and id(fn) not in INTERCEPTS and stack[base + 1] is NULL:
+                args = stack[base + 2:]
+                del stack[base:]
+                f.pc = nxt
+                stack.append(fn(*args))
+                return nxt
+            return non_py_general(f, stack, site, nxt)
+        kind = GENERAL_IN_PLACE
+    else:
+        def fast(f, stack, site, nxt):
+            base = len(stack) - n
+            fn = stack[base]
+            if type(fn) is tp and id(fn) not in INTERCEPTS and stack[base + 1] is not NULL:
+                args = stack[base + 1:]
+                del stack[base:]
+                f.pc = nxt
+                stack.append(fn(*args))
+                return nxt
+            return non_py_general(f, stack, site, nxt)
+        kind = GENERAL_SELF_IN_PLACE
+    fast.__name__ = non_py_general.__name__
+    return kind.facts(fast, tp, INTERCEPTS)
+
+
 # In place in fused runs (fusion.py): the callable seen at specialization ({c0}),
 # called with the operands as they are.  (f.pc as the handlers set it.  A native
 # callable may call interpreted code back, which may change the form of a site of
@@ -485,6 +526,13 @@ NATIVE_DEF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
     "type({0}) is {c0} and {c1}[id({0}) >> 3] == {c2} and {1} is NULL"))
 DESCRIPTOR_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
     oparg, "{c0}(" + _arguments(1, oparg) + ")", "{0} is {c0} and type({1}) is {c1}"))
+# (CALL_NON_PY_GENERAL: a callable of the type seen, {c0}, not intercepted, {c1})
+GENERAL_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{0}(" + _arguments(2, oparg) + ")",
+    "type({0}) is {c0} and id({0}) not in {c1} and {1} is NULL"))
+GENERAL_SELF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{0}(" + _arguments(1, oparg) + ")",
+    "type({0}) is {c0} and id({0}) not in {c1} and {1} is not NULL"))
 
 
 # -- helpers shared by the members ----------------------------------------------------

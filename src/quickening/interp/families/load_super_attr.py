@@ -56,7 +56,7 @@ def specialize(site, global_super, cls):
     if not type(cls).__flags__ & F_TYPE_SUBCLASS:
         return site.fail("SUPER_BAD_CLASS")
     if site.oparg & 1:
-        return site.specialize("LOAD_SUPER_ATTR_METHOD", load_super_attr_method)
+        return site.specialize("LOAD_SUPER_ATTR_METHOD", load_super_attr_method, cache={})
     return site.specialize("LOAD_SUPER_ATTR_ATTR", load_super_attr_attr)
 
 
@@ -75,23 +75,18 @@ def load_super_attr_attr(f, stack, site, nxt):
     return _deopt(f, stack, site, nxt)
 
 
-# What the lookup past cls found for an instance of a type: the method descriptor,
-# kept while that type's version holds (a change to it or to any class of its MRO,
-# cls among them, changes it; versions are never given twice).
-# (id(type(self)), id(cls), name) -> (the type's version then, the method).
-_FOUND = {}
-_FOUND_LIMIT = 4096
+# What the lookup past cls found for an instance of a type, per site: the method
+# descriptor, kept while that type's version holds (a change to it or to any class
+# of its MRO, cls among them, changes it; versions are never given twice).
+# site.cache: {id(type(self)): (id(cls), the type's version then, the method)}
+_MEMO_LIMIT = 64
 _VERSIONS = facts.words_from(facts.TYPE_VERSION_TAG, 4)     # [id(t) >> 2]
 _is_subtype = type.__subclasscheck__
 
 
-def super_method(cls, self_, name):
+def super_method(cls, self_, name, memo):
     """_PySuper_Lookup(cls, self, name, &method_found) -> (attribute or method, self or NULL)."""
     t = type(self_)
-    key = (id(t), id(cls), name)
-    found = _FOUND.get(key)
-    if found is not None and found[0] == _VERSIONS[key[0] >> 2]:
-        return found[1], self_
     proxy = _super(cls, self_)           # supercheck: raises as CPython does
     if name != "__class__" and facts.type_getattro(t) == GENERIC_GETATTR:
         mro = _type_mro(proxy.__self_class__)
@@ -105,12 +100,12 @@ def super_method(cls, self_, name):
             if name in d:
                 descr = d[name]
                 if type(descr).__flags__ & F_METHOD_DESCRIPTOR:
-                    version = _VERSIONS[key[0] >> 2]
+                    version = _VERSIONS[id(t) >> 2]
                     # (the supercheck passes for any instance of t: t is a subtype of cls)
                     if version and proxy.__self_class__ is t and _is_subtype(cls, t):
-                        if len(_FOUND) >= _FOUND_LIMIT:
-                            _FOUND.clear()
-                        _FOUND[key] = (version, descr)
+                        if len(memo) >= _MEMO_LIMIT:
+                            memo.clear()
+                        memo[id(t)] = (id(cls), version, descr)
                     return descr, self_
                 break
             i += 1
@@ -122,7 +117,13 @@ def load_super_attr_method(f, stack, site, nxt):
     if stack[-3] is _super and type(cls).__flags__ & F_TYPE_SUBCLASS:
         self_ = stack.pop()
         del stack[-1]
-        stack[-1], self_or_null = super_method(cls, self_, site.arg[0])
+        tid = id(type(self_))
+        found = site.cache.get(tid)
+        if found is not None and found[0] == id(cls) and found[1] == _VERSIONS[tid >> 2]:
+            stack[-1] = found[2]
+            stack.append(self_)
+            return nxt
+        stack[-1], self_or_null = super_method(cls, self_, site.arg[0], site.cache)
         stack.append(self_or_null)
         return nxt
     return _deopt(f, stack, site, nxt)
