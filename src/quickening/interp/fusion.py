@@ -57,6 +57,7 @@ NOP, END_FOR, IS_OP, UNARY_NOT = _OP["NOP"], _OP["END_FOR"], _OP["IS_OP"], _OP["
 END_SEND = _OP["END_SEND"]
 LOAD_DEREF, STORE_DEREF = _OP["LOAD_DEREF"], _OP["STORE_DEREF"]
 YIELD_VALUE = _OP["YIELD_VALUE"]
+_CALLS = frozenset(_OP[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"))
 JUMP_FORWARD, JUMP_BACKWARD = _OP["JUMP_FORWARD"], _OP["JUMP_BACKWARD"]
 JUMP_BACKWARD_NO_INTERRUPT = _OP["JUMP_BACKWARD_NO_INTERRUPT"]
 POP_JUMP_IF_TRUE, POP_JUMP_IF_FALSE = _OP["POP_JUMP_IF_TRUE"], _OP["POP_JUMP_IF_FALSE"]
@@ -533,8 +534,21 @@ def _loop_invariant(run):
 
 def _goes_back_into(run, pc):
     """A backward jump the run follows: to an instruction it has not written, whose
-    block holds no site never executed, with room left."""
-    return pc not in run.written and len(run.written) < MAX_RUN and not _cold(run.info, pc)
+    block holds no site never executed, with room left.  (A run starting after a
+    call -- one that left the run it was in, its callee having stopped -- not to a
+    loop's head that has a run of its own: the loop goes on there, and the run is
+    not written twice.)"""
+    info = run.info
+    if pc in run.written or len(run.written) >= MAX_RUN or _cold(info, pc):
+        return False
+    made = info.fuse_inside
+    return made is None or pc not in made[1] or not _after_call(info, run.entry)
+
+
+def _after_call(info, pc):
+    """The instruction before pc is a call."""
+    before = info.prev_start.get(pc)
+    return before is not None and info.opcodes[before] in _CALLS
 
 
 def _literal(value):
