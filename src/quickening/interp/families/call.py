@@ -475,30 +475,20 @@ def _fast_general(site, callable_, self_or_null):
             or _masquerade(callable_) or hasattr(callable_, "__func__")):
         return non_py_general
     n = site.oparg + 2
-    if self_or_null is NULL:
-        def fast(f, stack, site, nxt):
-            base = len(stack) - n
-            fn = stack[base]
-            if type(fn) is tp and id(fn) not in INTERCEPTS and stack[base + 1] is NULL:
-                args = stack[base + 2:]
-                del stack[base:]
-                f.pc = nxt
-                stack.append(fn(*args))
-                return nxt
-            return non_py_general(f, stack, site, nxt)
-        kind = GENERAL_IN_PLACE
-    else:
-        def fast(f, stack, site, nxt):
-            base = len(stack) - n
-            fn = stack[base]
-            if type(fn) is tp and id(fn) not in INTERCEPTS and stack[base + 1] is not NULL:
-                args = stack[base + 1:]
-                del stack[base:]
-                f.pc = nxt
-                stack.append(fn(*args))
-                return nxt
-            return non_py_general(f, stack, site, nxt)
-        kind = GENERAL_SELF_IN_PLACE
+    selfless = self_or_null is NULL
+    first = 2 if selfless else 1        # (the arguments: after the self slot, or from it)
+
+    def fast(f, stack, site, nxt):
+        base = len(stack) - n
+        fn = stack[base]
+        if type(fn) is tp and id(fn) not in INTERCEPTS and (stack[base + 1] is NULL) is selfless:
+            args = stack[base + first:]
+            del stack[base:]
+            f.pc = nxt
+            stack.append(fn(*args))
+            return nxt
+        return non_py_general(f, stack, site, nxt)
+    kind = GENERAL_IN_PLACE if selfless else GENERAL_SELF_IN_PLACE
     fast.__name__ = non_py_general.__name__
     return kind.facts(fast, tp, INTERCEPTS)
 
