@@ -19,6 +19,7 @@ native state through facts.NATIVE_GETTERS.
 
 import sys
 import types
+import weakref
 
 from quickening.interp import facts, host, tracebacks
 from quickening.interp.loop import run_frame
@@ -463,6 +464,14 @@ def start_driver(driver, inner):
         inner.primed = False
 
 
+# The inner object wrap() made last, weakly: FOR_ITER_GEN and SEND_GEN find a fresh
+# driver's inner here (_genframes), not in its frame's locals (~1 us).  While it
+# lives, a driver at its driver_addr is its own: drivers are made only by wrap(),
+# so a later one at that address would have replaced it here.
+LAST_WRAPPED = [lambda: None]
+_weak = weakref.ref
+
+
 def wrap(frame, extra_flags=0):
     """The native object a call of a generator-like function returns.
 
@@ -488,6 +497,7 @@ def wrap(frame, extra_flags=0):
     else:
         obj = driver(inner)
     inner.driver_addr = id(obj)
+    LAST_WRAPPED[0] = _weak(inner)
     # named as the function called is named now (make_gen), the driver as its code
     func = frame.func
     if func is not None:

@@ -43,6 +43,7 @@ NATIVE = None        # a generator whose frame CPython runs: advance it natively
 
 _GEN_DRIVERS = generators.GENERATOR_DRIVER_IDS
 _CORO_DRIVERS = generators.COROUTINE_DRIVER_IDS
+_LAST_WRAPPED = generators.LAST_WRAPPED
 _DONE = -4
 _STATES = facts.generator_states()     # [id(driver)]: its native gi_frame_state
 # what a driver's state is while its frame runs inline, and after: not started
@@ -61,8 +62,13 @@ cr_await, cr_running, cr_frame, cr_code = (
     _NATIVE_GET[n] for n in ("cr_await", "cr_running", "cr_frame", "cr_code"))
 
 
-def _inner_of_unstarted(frame):
-    return _native_locals(frame)["inner"]
+def _inner_of_unstarted(driver, frame_of):
+    """The inner object of a driver not started yet: the one made last (generators.
+    LAST_WRAPPED), else the one its frame holds."""
+    inner = _LAST_WRAPPED[0]()
+    if inner is not None and inner.driver_addr == id(driver):
+        return inner
+    return _native_locals(frame_of(driver))["inner"]
 
 
 def generator_state(gen):
@@ -74,7 +80,7 @@ def generator_state(gen):
     inner = gi_yieldfrom(gen)
     if inner is None:
         # a driver not started yet: it stays so while inner runs here (_Inline)
-        inner = _inner_of_unstarted(gi_frame(gen))
+        inner = _inner_of_unstarted(gen, gi_frame)
         if inner.running or inner.frame.pc < 0:
             return DEOPT
     elif inner.running or inner.frame.pc < 0:
@@ -90,7 +96,7 @@ def coroutine_state(coro):
         return NATIVE
     inner = cr_await(coro)
     if inner is None:
-        inner = _inner_of_unstarted(cr_frame(coro))
+        inner = _inner_of_unstarted(coro, cr_frame)
         if inner.running or inner.frame.pc < 0:
             return DEOPT
     elif inner.running or inner.frame.pc < 0:
