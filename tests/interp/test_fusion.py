@@ -23,7 +23,11 @@ from tests.interp.test_snippets import SNIPPETS
 
 @pytest.fixture(autouse=True)
 def fuse_at_once(monkeypatch):
+    # as QUICKENING_FUSE_AFTER=1 sets them: no waiting for an entry point either
     monkeypatch.setattr(fusion, "HOT", 1)
+    monkeypatch.setattr(fusion, "ENTRY_WARMUP", 0)
+    monkeypatch.setattr(fusion, "INSIDE_WARMUP", 0)
+    monkeypatch.setattr(fusion, "PATIENCE", 0)
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=os.path.basename)
@@ -70,6 +74,40 @@ for k in (0, 1, 5):
         out.append(f([1, 2], k))
     except IndexError as e:
         out.append([(s.lineno, s.name) for s in traceback.extract_tb(e.__traceback__)])
+""",
+    # members executed in place: dict and set membership, dict subscript and store
+    # (a key of the program's, whose __eq__ runs), a str index (a character past
+    # \x7f misses), a class that is always true until it gets __bool__; a missing
+    # key raises where CPython's does
+    "containers_in_place": """
+import traceback
+log = []
+class Key:
+    def __init__(self, k): self.k = k
+    def __hash__(self): return hash(self.k)
+    def __eq__(self, other):
+        log.append(self.k)
+        return isinstance(other, Key) and other.k == self.k
+class Plain:
+    pass
+def f(d, s, fs, text, i, k, obj):
+    out = [k in d, k not in s, k in fs]
+    d[k] = i
+    out += [d[k], text[i], bool(obj), 1 if obj else 0]
+    return out
+d, s, fs = {}, {Key(2)}, frozenset([Key(1)])
+r = [f(d, s, fs, "ab\u00e9cd" * 3, i, Key(i % 3), Plain()) for i in range(12)]
+Plain.__bool__ = lambda self: False
+r += [f(d, s, fs, "abc", 1, Key(1), Plain()) for _ in range(3)]
+def g(d, k):
+    a = 1
+    return d[k] + a
+for k in (1, 1, 1, 2, 1):
+    try:
+        r.append(g({1: 5}, k))
+    except KeyError as e:
+        r.append([(t.lineno, t.name) for t in traceback.extract_tb(e.__traceback__)])
+r.append(log)
 """,
     "handler_in_same_run": """
 def f(d, k):

@@ -243,7 +243,11 @@ def _load_attr_shape(oparg, arg):
 
 
 def store_attr_shape(name):
-    """The generic STORE_ATTR of name: {1}.name = {0} (setattr when not writable so)."""
+    """The generic STORE_ATTR of name: {1}.name = {0} (setattr when not writable so).
+    None for f_trace: `sys._getframe().f_trace = fn` traces the running frame from
+    the next instruction on, which its handler sees (ops/attrs.py)."""
+    if name == "f_trace":
+        return None
     attr = source_attribute(name)
     return Shape(2, effects=[f"{{1}}.{attr} = {{0}}" if attr else "setattr({1}, {arg}, {0})"])
 

@@ -220,7 +220,15 @@ binary_subscr_list_int.fuse_as = lambda oparg: Shape(
     2, ["{0}[{1}]"], guard=_index_guard("list"), fallible="IndexError", pure=True)
 binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(
     2, ["{0}[{1}]"], guard=_index_guard("tuple"), fallible="IndexError", pure=True)
-_INLINE = (binary_subscr_list_int, binary_subscr_tuple_int)
+# (a character past \x7f is a miss: the guard takes the result, {r0}, to test it)
+binary_subscr_str_int.fuse_as = lambda oparg: Shape(
+    2, ["{r0}"], guard=_index_guard("str") + " and {1} < len({0}) and ({r0} := {0}[{1}]) < '\\x80'",
+    pure=True, result_type=str)
+# (a missing key raises KeyError, as the member does; hashing and comparing the key
+# may run code of the program)
+binary_subscr_dict.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard="type({0}) is dict")
+_INLINE = (binary_subscr_list_int, binary_subscr_tuple_int, binary_subscr_str_int,
+           binary_subscr_dict)
 FAMILY.inline_members = lambda oparg: _INLINE
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's

@@ -3,7 +3,7 @@ a set or frozenset (SET).  The guard checks only the container's type."""
 
 from quickening.interp import host
 from quickening.interp.ops import arith
-from quickening.interp.fusion import GENERIC
+from quickening.interp.fusion import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("CONTAINS_OP", ["CONTAINS_OP_SET", "CONTAINS_OP_DICT"], operands=2)
@@ -92,3 +92,18 @@ def not_contains_op_set(f, stack, site, nxt):
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
 FAMILY.base_shape = GENERIC[host.OPMAP["CONTAINS_OP"]]
+
+
+# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+# (hashing and comparing the item may run code of the program: not pure)
+_SET_GUARD = "(type({1}) is set or type({1}) is frozenset)"
+contains_op_dict.fuse_as = lambda oparg: Shape(2, ["{0} in {1}"], guard="type({1}) is dict",
+                                               result_type=bool)
+not_contains_op_dict.fuse_as = lambda oparg: Shape(2, ["{0} not in {1}"],
+                                                   guard="type({1}) is dict", result_type=bool)
+contains_op_set.fuse_as = lambda oparg: Shape(2, ["{0} in {1}"], guard=_SET_GUARD,
+                                              result_type=bool)
+not_contains_op_set.fuse_as = lambda oparg: Shape(2, ["{0} not in {1}"], guard=_SET_GUARD,
+                                                  result_type=bool)
+FAMILY.inline_members = lambda oparg: ((not_contains_op_dict, not_contains_op_set) if oparg
+                                       else (contains_op_dict, contains_op_set))

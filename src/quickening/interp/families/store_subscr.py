@@ -114,7 +114,10 @@ store_subscr_list_int.fuse_as = lambda oparg: Shape(
     3, effects=["{1}[{2}] = {0}"],
     guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT}",
     fallible="IndexError", pure=True)
-FAMILY.inline_members = lambda oparg: (store_subscr_list_int,)
+# (hashing and comparing the key may run code of the program)
+store_subscr_dict.fuse_as = lambda oparg: Shape(3, effects=["{1}[{2}] = {0}"],
+                                                guard="type({1}) is dict")
+FAMILY.inline_members = lambda oparg: (store_subscr_list_int, store_subscr_dict)
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
 FAMILY.base_shape = GENERIC[host.OPMAP["STORE_SUBSCR"]]

@@ -11,7 +11,7 @@ tuple, set, bytes ... (`if 1.5:` stays TO_BOOL).
 
 from quickening.interp import facts, host
 from quickening.interp.ops import arith
-from quickening.interp.fusion import GENERIC, Shape
+from quickening.interp.fusion import GENERIC, Shape, SiteShape
 from quickening.interp.quicken import Family, pack32
 
 FAMILY = Family("TO_BOOL", [
@@ -63,7 +63,7 @@ def specialize(site, value):
         version = facts.assign_type_version(t)
         if not version:
             return site.fail("OUT_OF_VERSIONS")
-        return site.specialize("TO_BOOL_ALWAYS_TRUE", to_bool_always_true,
+        return site.specialize("TO_BOOL_ALWAYS_TRUE", _always_true(version),
                                cache=version, cells=pack32(version))
     return site.fail(_KINDS.get(t, "OTHER"))
 
@@ -120,13 +120,16 @@ _MEM32 = facts.MEM32
 _VERSION = facts.TYPE_VERSION_TAG
 
 
-def to_bool_always_true(f, stack, site, nxt):
-    # guard: the class's version is the one cached (any change to the class,
-    # e.g. adding __bool__ or __len__, gives it a new version)
-    if _MEM32[(id(type(stack[-1])) + _VERSION) >> 2] == site.cache:
-        stack[-1] = True
-        return nxt
-    return _deopt(f, stack, site, nxt)
+def _always_true(version):
+    """TO_BOOL_ALWAYS_TRUE's handler for a class at this version."""
+    def to_bool_always_true(f, stack, site, nxt):
+        # guard: the class's version is the one cached (any change to the class,
+        # e.g. adding __bool__ or __len__, gives it a new version)
+        if _MEM32[(id(type(stack[-1])) + _VERSION) >> 2] == version:
+            stack[-1] = True
+            return nxt
+        return _deopt(f, stack, site, nxt)
+    return ALWAYS_TRUE_IN_PLACE.facts(to_bool_always_true, version, _MEM32)
 
 
 # -- in place in fused runs (fusion.py): each member's guard and operation ------------------
@@ -136,7 +139,12 @@ to_bool_int.fuse_as = lambda oparg: Shape(1, ["{0} != 0"], guard="type({0}) is i
 to_bool_list.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is list", **_PURE)
 to_bool_none.fuse_as = lambda oparg: Shape(1, ["False"], guard="{0} is None", **_PURE)
 to_bool_str.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is str", **_PURE)
-_INLINE = (to_bool_bool, to_bool_int, to_bool_list, to_bool_none, to_bool_str)
+# (the class's version, {c0}, read from the type object's memory, {c1})
+ALWAYS_TRUE_IN_PLACE = SiteShape(lambda oparg: Shape(
+    1, ["True"], guard=f"{{c1}}[(id(type({{0}})) + {_VERSION}) >> 2] == {{c0}}", consts=None,
+    **_PURE))
+_INLINE = (to_bool_bool, to_bool_int, to_bool_list, to_bool_none, to_bool_str,
+           ALWAYS_TRUE_IN_PLACE)
 FAMILY.inline_members = lambda oparg: _INLINE
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
