@@ -109,6 +109,37 @@ for k in (1, 1, 1, 2, 1):
         r.append([(t.lineno, t.name) for t in traceback.extract_tb(e.__traceback__)])
 r.append(log)
 """,
+    # LOAD_ATTR_MODULE and LOAD_ATTR_METHOD_NO_DICT in place: a module attribute
+    # rebound, a key added, deleted and added again; a method of a builtin and of a
+    # slotted class, then replaced in the class
+    "module_attribute_and_method_no_dict_in_place": """
+import types
+m = types.ModuleType("m")
+m.x = 1
+class S:
+    __slots__ = ("v",)
+    def get(self): return self.v
+def f(m, s, xs):
+    xs.append(m.x)
+    return s.get() + m.x
+xs = []
+s = S(); s.v = 10
+r = [f(m, s, xs) for _ in range(5)]
+m.x = 2
+r += [f(m, s, xs) for _ in range(5)]
+m.y = 3
+r += [f(m, s, xs) for _ in range(5)]
+del m.x
+try:
+    f(m, s, xs)
+except AttributeError as e:
+    r.append(str(e))
+m.x = 4
+r += [f(m, s, xs) for _ in range(5)]
+S.get = lambda self: -self.v
+r += [f(m, s, xs) for _ in range(5)]
+r.append(len(xs))
+""",
     "handler_in_same_run": """
 def f(d, k):
     try:

@@ -743,7 +743,15 @@ def _make_module(site, kv, value_addr):
                 return nxt
         site.misses += 1
         return load_attr(f, stack, site, nxt)
-    return load_attr_module
+    return MODULE_IN_PLACE.facts(load_attr_module, ModuleType, M64, M32, kv, value_index)
+
+
+# (the module's dict's keys, read through its __dict__ pointer: {c3} their version,
+# {c4} where the entry's value is, not NULL)
+MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
+    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
+    guard="type({0}) is {c0} and {c2}[({c1}[({c1}[(id({0}) + 16) >> 3] + 32) >> 3] + 12) >> 2]"
+          " == {c3} and {c1}[{c4}]", pure=True))
 
 
 def _make_class(site, tv, cls, descr):
@@ -839,8 +847,9 @@ METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
 
 
 FAMILY.inline_members = lambda oparg: (
-    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE) if oparg & 1
-    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE))
+    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, METHOD_NO_DICT_IN_PLACE,
+     SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE) if oparg & 1
+    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE))
 
 
 def _make_method_with_values(site, tv, t, keys, kv, descr):
@@ -891,7 +900,12 @@ def _make_method_no_dict(site, tv, t, descr):
         stack[-1], self_ = load_method(owner, name)
         stack.append(self_)
         return nxt
-    return load_attr_method_no_dict
+    return METHOD_NO_DICT_IN_PLACE.facts(load_attr_method_no_dict, weakref.ref(t), token(t, tv),
+                                         descr)
+
+
+METHOD_NO_DICT_IN_PLACE = SiteShape(lambda oparg: Shape(
+    1, ["{c2}", "{0}"], consts=None, guard="type({0}) is {c0}() and {c1}[0]", pure=True))
 
 
 def _make_method_lazy_dict(site, tv, t, stored_offset, descr):
