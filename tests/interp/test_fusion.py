@@ -425,6 +425,13 @@ def _interpreted(source):
     return ns
 
 
+def _native_f(source, *args):
+    """f(*args) of source run natively: what the interpreted calls must return."""
+    ns = {}
+    exec(source, ns)
+    return ns["f"](*args)
+
+
 def _warmed(source, *args):
     """The namespace of source run in the interpreter, its f(*args) called six times
     (fuse_soon: its code objects fused and their runs made)."""
@@ -488,9 +495,7 @@ def test_a_run_goes_on_past_branches(fuse_soon):
               "        else:\n"
               "            t = t - x\n"
               "    return t\n")
-    ns = {}
-    exec(source, ns)
-    expected = ns["f"]([0, 5] * 30)
+    expected = _native_f(source, [0, 5] * 30)
     ns = {}
     api.run_code(compile(source, "<f>", "exec"), ns)
     for _ in range(6):
@@ -529,9 +534,7 @@ def test_a_run_after_a_call_that_left_stops_at_its_loops_head(fuse_soon, monkeyp
               "        t += g(i)\n"
               "        t += 1\n"
               "    return t\n")
-    ns = {}
-    exec(source, ns)
-    expected = ns["f"](80)
+    expected = _native_f(source, 80)
     ns = {}
     api.run_code(compile(source, "<f>", "exec"), ns)
     for _ in range(6):
@@ -593,9 +596,7 @@ def test_an_entry_point_another_run_holds_waits_longer(fuse_soon, monkeypatch, i
               "    for x in xs:\n"
               "        t = t + x ** 2\n"
               "    return t\n")
-    ns = {}
-    exec(source, ns)
-    expected = ns["f"](range(50))
+    expected = _native_f(source, range(50))
     ns = {}
     api.run_code(compile(source, "<f>", "exec"), ns)
     for _ in range(60):
@@ -622,9 +623,7 @@ def test_a_run_inside_a_loop_goes_round_to_its_head(fuse_soon):
               "    for x in gen(n):\n"
               "        t = t + x\n"
               "    return t\n")
-    ns = {}
-    exec(source, ns)
-    expected = ns["f"](100)
+    expected = _native_f(source, 100)
     ns = _warmed(source, 20)
     info = info_of(ns["gen"])
     made = _runs(info)
@@ -778,10 +777,9 @@ def test_a_small_callee_is_written_into_its_caller(fuse_soon):
 
 def test_a_base_site_goes_on_after_the_table(fuse_soon):
     """A call site whose specialization failed (a builtin exception class, as in
-    CPython) holds its base instruction, whose in-place shape covers Python functions
-    only: everything else it is given goes through the table, and the run goes on
-    after it (leaving the run there, the loop would dispatch the instruction after
-    the call every time)."""
+    CPython) holds its base instruction: the run counts it down and calls the generic
+    CALL's handler, and goes on after it (leaving the run there, the loop would
+    dispatch the instruction after the call every time)."""
     from quickening import api
     from quickening.interp.sitestate import info_of
     source = ("def f(n):\n"
@@ -789,9 +787,7 @@ def test_a_base_site_goes_on_after_the_table(fuse_soon):
               "    for i in range(n):\n"
               "        t = t + ValueError(i).args[0]\n"
               "    return t\n")
-    ns = {}
-    exec(source, ns)
-    expected = ns["f"](100)
+    expected = _native_f(source, 100)
     ns = _warmed(source, 20)
     info = info_of(ns["f"])
     site = max((s for s in info.sites if s.family.name == "CALL"), key=lambda s: s.pc)

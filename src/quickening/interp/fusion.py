@@ -990,8 +990,9 @@ def _site(run, p, last, site):
         elif result_type is not object and len(outs) == 1:
             run.known[outs[0]] = result_type
     # (a site holding its base instruction whose shape has a guard of its own -- CALL's,
-    # for a Python function -- takes the table for whatever else it is given, as
-    # often as that comes: the run goes on after it)
+    # for a Python function -- runs whatever else it is given as its base handler
+    # would, counting down (_counting_down), as often as that comes: the run goes on
+    # after it)
     rare = shape is not None or base is None or base.guard is None
     _otherwise(run, p, at, last, kept, ops, outs, rare=rare,
                counted=None if rare else (cells, ci))

@@ -54,6 +54,7 @@ TV = facts.TYPE_VERSION_TAG
 GETATTRO = facts.TYPE_GETATTRO
 FV = facts.FUNC_VERSION
 MANAGED_DICT_OFFSET = facts.MANAGED_DICT          # -24
+MODULE_DICT, DICT_KEYS, KEYS_VERSION = facts.MODULE_DICT, facts.DICT_KEYS, facts.KEYS_VERSION
 GENERIC_GETATTR = facts.GENERIC_GETATTR
 GENERIC_SETATTR = facts.GENERIC_SETATTR
 F_INLINE_VALUES = facts.TPFLAGS_INLINE_VALUES
@@ -735,8 +736,8 @@ def _make_module(site, kv, value_addr):
     def load_attr_module(f, stack, site, nxt):
         owner = stack[-1]
         if type(owner) is ModuleType:
-            keys = M64[(M64[(id(owner) + 16) >> 3] + 32) >> 3]
-            if M32[(keys + 12) >> 2] == kv and M64[value_index]:
+            keys = M64[(M64[(id(owner) + MODULE_DICT) >> 3] + DICT_KEYS) >> 3]
+            if M32[(keys + KEYS_VERSION) >> 2] == kv and M64[value_index]:
                 stack[-1] = getattr(owner, name)
                 if method:
                     stack.append(NULL)
@@ -750,8 +751,8 @@ def _make_module(site, kv, value_addr):
 # {c4} where the entry's value is, not NULL)
 MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
     1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="type({0}) is {c0} and {c2}[({c1}[({c1}[(id({0}) + 16) >> 3] + 32) >> 3] + 12) >> 2]"
-          " == {c3} and {c1}[{c4}]", pure=True))
+    guard=f"type({{0}}) is {{c0}} and {{c2}}[({{c1}}[({{c1}}[(id({{0}}) + {MODULE_DICT}) >> 3]"
+          f" + {DICT_KEYS}) >> 3] + {KEYS_VERSION}) >> 2] == {{c3}} and {{c1}}[{{c4}}]", pure=True))
 
 
 def _make_class(site, tv, cls, descr):
