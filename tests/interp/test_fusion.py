@@ -395,6 +395,44 @@ def in_handler():
     return r[:3]
 print(in_handler())
 """,
+    # a CALL site failing on builtin classes (TypeError(x): CALL_CLASS_NO_VECTORCALL) calls
+    # a class in place while it backs off: other classes between its attempts (one of the
+    # program's, one whose __init__ raises), str(b, enc) raising, and zero-argument
+    # super(), which the interpreter answers from the frame (intercepted), at a site of
+    # a method that has a __class__ cell
+    "failing_class_call_in_place": """
+import traceback
+class Made:
+    def __init__(self, v): self.v = v * 2
+class Bad:
+    def __init__(self, v): raise LookupError(v)
+class Base:
+    def who(self): return "base"
+class Sub(Base):
+    def call(self, k):
+        __class__
+        return k()
+    def who(self): return "sub " + super().who()
+def f(k, x):
+    return k(x)
+r = []
+for i in range(70):
+    k = Made if i % 7 == 3 else Bad if i % 13 == 6 else TypeError
+    try:
+        v = f(k, i)
+        r.append(v.v if k is Made else v.args)
+    except LookupError as e:
+        r.append([(t.lineno, t.name) for t in traceback.extract_tb(e.__traceback__)])
+for i in range(40):
+    try:
+        r.append(str(b"ab\\xff" if i % 9 == 4 else b"ab", "ascii"))
+    except UnicodeDecodeError as e:
+        r.append((e.start, len(traceback.extract_tb(e.__traceback__))))
+s = Sub()
+for i in range(70):
+    v = s.call(super if i % 6 == 5 else ValueError)
+    r.append(v.who() if type(v) is super else v.args)
+""",
     "swap_copy_and_unpack": """
 def f(a, b):
     a, b = b, a
@@ -796,3 +834,29 @@ def test_a_base_site_goes_on_after_the_table(fuse_soon):
     calls = _counting(info, [after])
     assert api.call(ns["f"], 100) == expected
     assert calls[0] <= 2
+
+
+def test_a_site_failing_on_classes_calls_them_in_place(fuse_soon):
+    """A call site failing on builtin classes (ValueError(): CALL_CLASS_NO_VECTORCALL)
+    calls a class in place while it counts down, not an intercepted one: zero-argument
+    super() is answered from the interpreted frame (natively, it would look for its
+    class in the fused run's frame)."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    source = ("class Base:\n"
+              "    def who(self): return 'base'\n"
+              "class Sub(Base):\n"
+              "    def call(self, k):\n"
+              "        __class__\n"
+              "        return k()\n"
+              "    def who(self): return 'sub ' + super().who()\n"
+              "def f(ks):\n"
+              "    s = Sub()\n"
+              "    return [v.who() if type(v) is super else v.args for v in map(s.call, ks)]\n")
+    ks = [ValueError, ValueError, super, KeyError] * 10
+    ns = _interpreted(source)
+    for _ in range(8):
+        api.call(ns["f"], [ValueError] * 10)
+    site = next(s for s in info_of(ns["Sub"].call).sites if s.family.name == "CALL")
+    assert site.form == "CALL" and "CALL_CLASS_NO_VECTORCALL" in site.failures
+    assert api.call(ns["f"], ks) == _native_f(source, ks)

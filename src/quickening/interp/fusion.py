@@ -57,6 +57,7 @@ NOP, END_FOR, IS_OP, UNARY_NOT = _OP["NOP"], _OP["END_FOR"], _OP["IS_OP"], _OP["
 END_SEND = _OP["END_SEND"]
 LOAD_DEREF, STORE_DEREF = _OP["LOAD_DEREF"], _OP["STORE_DEREF"]
 YIELD_VALUE = _OP["YIELD_VALUE"]
+CALL = _OP["CALL"]
 _CALLS = frozenset(_OP[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"))
 JUMP_FORWARD, JUMP_BACKWARD = _OP["JUMP_FORWARD"], _OP["JUMP_BACKWARD"]
 JUMP_BACKWARD_NO_INTERRUPT = _OP["JUMP_BACKWARD_NO_INTERRUPT"]
@@ -940,7 +941,8 @@ def _site(run, p, last, site):
         run.flush()
         _, _, at = _site_operands(run, p, 0)
         cells = run.param(site.cells)
-        _counting_down(run, site, at, f"(c := {cells}[{site.ci}]) >= 16", cells, site.ci, last)
+        _counting_down(run, site, at, f"(c := {cells}[{site.ci}]) >= 16", cells, site.ci, last,
+                       classes=_fails_on_classes(site))
         return False
     shape = next((shp for handler, shp in members if handler is holds), None)
     if shape is None and not (holds is site.base_handler and base is not None):
@@ -999,29 +1001,66 @@ def _site(run, p, last, site):
     return True
 
 
-def _counting_down(run, site, at, test, cells, ci, last, indent=0):
+# CALL sites failing on a builtin class CPython does not specialize for (TypeError(i),
+# str(b, "ascii"): CALL_CLASS_NO_VECTORCALL, CALL_STR)
+_CLASS_FAILURES = frozenset({"CALL_CLASS_NO_VECTORCALL", "CALL_STR"})
+
+
+def _fails_on_classes(site):
+    failures = site.failures
+    return site.base == CALL and failures is not None and not _CLASS_FAILURES.isdisjoint(failures)
+
+
+def _counting_down(run, site, at, test, cells, ci, last, indent=0, classes=False):
     """A site holding its base instruction, run as its handler runs it: while its
     counter has not run out (`test`), counted down here and the generic instruction
     run through that instruction's own handler; else through the table (the base
-    handler attempts to specialize, and the site's new handler runs)."""
+    handler attempts to specialize, and the site's new handler runs).  classes: a
+    CALL site failing on classes calls a class (of metaclass `type`, not intercepted,
+    its self slot empty) here, natively, as the generic CALL's call_object does."""
     op = site.base
     decode = DECODERS[op]
     arg = decode(run.info, site.oparg, site.pc, site.nxt) if decode is not None else site.oparg
     nxt = run.param(site.nxt)
     run.emit(f"if {test}:", indent)
     run.emit(f"{cells}[{ci}] = c - 16", indent + 1)
-    run.emit(f"pc = {run.param(HANDLERS[op])}(f, stack, {run.param(arg)}, {nxt})", indent + 1)
+    inner = indent + 1
+    if classes:
+        _class_call(run, site.oparg, nxt, last, inner)
+        inner += 1
+    run.emit(f"pc = {run.param(HANDLERS[op])}(f, stack, {run.param(arg)}, {nxt})", inner)
     if last:
-        run.emit("return pc", indent + 1)
+        run.emit("return pc", inner)
     else:
-        run.emit(f"if pc != {nxt}:", indent + 1)
-        run.emit("return pc", indent + 2)
+        run.emit(f"if pc != {nxt}:", inner)
+        run.emit("return pc", inner + 1)
     run.emit("else:", indent)
     if last:
         run.emit(f"h, a, n = _instrs[{at}]", indent + 1)
         run.emit("return h(f, stack, a, n)", indent + 1)
     else:
         run.through_table(at, indent + 1)
+
+
+def _class_call(run, nargs, nxt, last, indent):
+    """The `if` of _counting_down's native class call (the operands on the stack; the
+    generic handler's call follows as its `else`)."""
+    from quickening.interp.ops.calls import INTERCEPTS    # (it imports what imports this module)
+    run.emit(f"cf = stack[-{nargs + 2}]", indent)
+    run.emit(f"if type(cf) is type and stack[-{nargs + 1}] is NULL "
+             f"and id(cf) not in {run.param(INTERCEPTS)}:", indent)
+    run.emit(f"ca = stack[-{nargs}:]" if nargs else "ca = ()", indent + 1)
+    run.emit(f"del stack[-{nargs + 2}:]", indent + 1)
+    run.emit(f"f.pc = {nxt}", indent + 1)     # (as the handler sets it before calling)
+    run.emit("ca = cf(*ca)", indent + 1)
+    run.emit("stack.append(ca)", indent + 1)
+    run.emit("del cf, ca", indent + 1)
+    run.emit("if _gone or f.trace is not None:", indent + 1)
+    run.emit("return TRACE", indent + 2)
+    if last:
+        run.emit(f"return {nxt}", indent + 1)
+    run.emit("else:", indent)
+    run.emit("del cf", indent + 1)
 
 
 def refuse(site):
