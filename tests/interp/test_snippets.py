@@ -594,6 +594,42 @@ def t():
         return w() is None
 r = t()
 """,
+    # a re-raise chains nothing, whatever is being handled around it: an exception
+    # leaving a function native code called while it handles another (and a bare
+    # raise there, and a finally's re-raise in a generator the caller handles around)
+    "reraise_keeps_context_under_another_handled": """
+def inner(_):
+    try:
+        raise KeyError(1)
+    except KeyError as k:
+        k.__context__ = None
+        raise
+def gen():
+    try:
+        yield 1
+        raise LookupError(2)
+    finally:
+        pass
+r = []
+try:
+    raise ValueError(0)
+except ValueError:
+    try:
+        list(map(inner, [1]))
+    except KeyError as e:
+        r.append(repr(e.__context__))
+    g = gen()
+    next(g)
+    try:
+        next(g)
+    except LookupError as e:
+        r.append(repr(e.__context__))
+        e.__context__ = None
+        try:
+            raise e
+        except LookupError as again:
+            r.append(repr(again.__context__))
+""",
     "frame_objects_are_the_traceback_frames": """
 import sys, types, weakref
 def raiser():

@@ -42,6 +42,13 @@ def raise_unchanged(box):
     first: a frame the exception propagates through must not hold it, or its
     traceback, keeping that frame's locals, makes a cycle that outlives the
     moment CPython frees the exception and what the frames hold.)"""
+    now = current()
+    if now is None or now is box[0]:
+        # what a re-raise mostly meets (the handler's own exception, or none): then
+        # a `raise` statement chains nothing (_PyErr_SetObject), and costs far less
+        now = None
+        raise box.pop()
+    now = None
     _incref(box[0])  # PyErr_SetRaisedException steals a reference
     _set_raised(box.pop())
     raise SystemError("PyErr_SetRaisedException did not raise")
