@@ -37,6 +37,11 @@ _POP_TOP = host.OPMAP["POP_TOP"]
 _NOP = host.OPMAP["NOP"]
 
 
+# ids of the code objects found internal (is_internal keeps them alive, so an id
+# stays its code's): the test strip_internal makes of most entries it drops
+_INTERNAL_IDS = set()
+
+
 def is_internal(code):
     # keyed by identity (a code object hashes by value, which is slow); the entry
     # keeps the code alive, so its id stays its own
@@ -47,6 +52,8 @@ def is_internal(code):
     hit = code in INTERNAL_CODES or (filename.startswith(_PACKAGE_DIR + os.sep)
                                      and not filename.startswith(_PROGRAM_DIRS))
     _internal_by_code[id(code)] = (code, hit)
+    if hit and id(code) not in DRIVEN:     # (a driver's entry may stand for its generator's)
+        _INTERNAL_IDS.add(id(code))
     return hit
 
 
@@ -56,6 +63,9 @@ def strip_internal(tb, upto_interpreted=False):
     upto_interpreted: stop at the first entry of an interpreted frame (its stand-in
     frame): everything from there on was cleaned when that entry was added, so
     unwinding N frames costs O(N), not O(N**2)."""
+    internal = _INTERNAL_IDS
+    while tb is not None and id(tb.tb_frame.f_code) in internal:
+        tb = tb.tb_next     # (the entries in front: the loop's, the handlers' ...)
     entries = []
     known = _internal_by_code
     while tb is not None:
