@@ -88,6 +88,11 @@ IFRAME_STACKTOP = 64
 IFRAME_LOCALSPLUS = 72
 # offset of co_code_adaptive in PyCodeObject (instr_ptr points into it)
 CODE_ADAPTIVE = 200
+# PyFrameObject._f_frame_data: the frame a frame object owns (once its generator is
+# gone, as a stand-in's is: tracebacks.frame_object), so its instr_ptr is at a fixed
+# offset from the frame object
+FRAME_OWNED_DATA = 64
+OWNED_INSTR_PTR = FRAME_OWNED_DATA + IFRAME_INSTR_PTR
 # PyGetSetDescrObject.d_getset -> PyGetSetDef {name, get, set, doc, closure}
 GETSET_DEF = 40
 # PyCodeObject.co_version (what MAKE_FUNCTION gives a new function)
@@ -210,6 +215,17 @@ def place_frame(frame, lasti):
     """set_frame_lasti unless the frame is there already; True if it moved."""
     at = (MEM64[(id(frame) + FRAME_FRAME) >> 3] + IFRAME_INSTR_PTR) >> 3
     want = id(frame.f_code) + CODE_ADAPTIVE + 2 * lasti
+    if MEM64[at] == want:
+        return False
+    MEM64[at] = want
+    return True
+
+
+def place_owned_frame(frame, code_base, lasti):
+    """place_frame for a frame object owning its frame, whose code's co_code_adaptive
+    is at address code_base (a stand-in: see tracebacks.place)."""
+    at = (id(frame) + OWNED_INSTR_PTR) >> 3
+    want = code_base + 2 * lasti
     if MEM64[at] == want:
         return False
     MEM64[at] = want
@@ -522,6 +538,8 @@ def _verify_frame_fields():
     made = gen(10 ** 20, 2)
     frame = made.gi_frame
     del made     # the frame object owns the frame now
+    if _iframe(frame) != id(frame) + FRAME_OWNED_DATA:
+        return "frame owned data offset"
     other = sys._getframe()
     big = object()
     before = sys.getrefcount(other)
@@ -554,6 +572,10 @@ def _verify_frame_fields():
     if not place_frame(frame, start + 1) or place_frame(frame, start + 1):
         return "frame instr_ptr offset"
     if frame.f_lasti != 2 * (start + 1) or frame_lasti_units(frame) != start + 1:
+        return "frame instr_ptr offset"
+    code_base = id(frame.f_code) + CODE_ADAPTIVE
+    if (not place_owned_frame(frame, code_base, start) or place_owned_frame(frame, code_base, start)
+            or frame.f_lasti != 2 * start):
         return "frame instr_ptr offset"
     if MEM64[(_iframe(frame) + IFRAME_LOCALS) >> 3] != 0:
         return "frame f_locals offset"

@@ -279,15 +279,15 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
         return stand
     if live and not fresh and id(stand) not in LIVE:
         register_live(stand, frame)     # (made by add_entry)
-    place = facts.place_frame
+    place = facts.place_owned_frame     # (the stand-ins' own: tracebacks.place)
     if not fresh and lasti >= 0 and frame.gen is None:
-        place(stand, lasti)
+        place(stand, frame.info.standin[4], lasti)
         return stand
     if host is not None and lasti >= 0:
         loc = _host_locals(host)
         if loc.get("f") is frame:
             # the frames this loop runs, then the ones below it
-            place(stand, lasti)
+            place(stand, frame.info.standin[4], lasti)
             entry = loc.get("entry")
             prev, fr = stand, frame
             while fr is not entry:
@@ -297,11 +297,11 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
                 st = fr.standin
                 if st is None:
                     st = frame_object(fr)
-                    place(st, fr.lasti())
+                    place(st, fr.info.standin[4], fr.lasti())
                     facts.set_frame_back(prev, st)
                     prev = st
                     continue
-                place(st, fr.lasti())
+                place(st, fr.info.standin[4], fr.lasti())
                 facts.set_frame_back(prev, st)
                 if fr.gen is None:
                     return stand     # linked when it was made (see above)
@@ -316,9 +316,9 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
             break
     else:
         # not running on this thread (a generator thrown into before it started)
-        place(stand, lasti if lasti >= 0 else frame.lasti())
+        place(stand, frame.info.standin[4], lasti if lasti >= 0 else frame.lasti())
         return stand
-    place(stand, lasti)
+    place(stand, frame.info.standin[4], lasti)
     _link(frames, stand)
     return stand
 
@@ -327,7 +327,7 @@ def _link(frames, prev):
     """Link frame object prev's f_back to the frame (frame, lasti) `frames` gives
     next, and so on, up to a function's frame object made before (see
     frame_object_linked)."""
-    place, set_back = facts.place_frame, facts.set_frame_back
+    place, set_back = facts.place_owned_frame, facts.set_frame_back
     for fr, at in frames:
         if at is None:          # a native frame: its own f_back goes on from there
             set_back(prev, fr)
@@ -335,9 +335,9 @@ def _link(frames, prev):
         st = fr.standin
         if st is None:
             st = frame_object(fr)
-            place(st, at)
+            place(st, fr.info.standin[4], at)
         else:
-            place(st, at)
+            place(st, fr.info.standin[4], at)
             if fr.gen is None:
                 set_back(prev, st)
                 return

@@ -103,7 +103,8 @@ _CellType = types.CellType
 
 
 def _standins(info):
-    """[code, globals, function, cell slots] for the stand-in frames of info's code.
+    """[code, globals, function, cell slots, the address of the code's
+    co_code_adaptive] for the stand-in frames of info's code.
 
     The code names the same file, names, lines and length as info's (so an
     instruction offset means the same), every fast local (cells and free variables
@@ -128,7 +129,7 @@ def _standins(info):
     _STANDIN_CODES[id(stand)] = stand
     cells = tuple(i for i, name in enumerate(names)
                   if i >= info.free_start or name in info.cell_names)
-    cached = info.standin = [stand, None, None, cells]
+    cached = info.standin = [stand, None, None, cells, id(stand) + facts.CODE_ADAPTIVE]
     return cached
 
 
@@ -167,13 +168,19 @@ def frame_object(frame, live=True):
     return stand
 
 
+def place(frame, stand, lasti):
+    """Write instruction lasti into `stand`, frame's stand-in (facts.place_frame for a
+    frame object that owns its frame, its code's address known); True if it moved."""
+    return facts.place_owned_frame(stand, frame.info.standin[4], lasti)
+
+
 def sync(frame, stand, lasti, variables=True):
     """Bring frame object `stand` up to date with the activation: the instruction
     (f_lasti, f_lineno) and, with `variables`, the variables bound now (f_locals,
     as CPython's frame holds them).  True if anything changed."""
     if facts.PROBLEM is not None:
         return False
-    changed = lasti >= 0 and facts.place_frame(stand, lasti)
+    changed = lasti >= 0 and place(frame, stand, lasti)
     if not variables:
         return changed
     info = frame.info
