@@ -4,11 +4,10 @@ A code object is decoded the first time the interpreter meets it: the
 instruction table (one entry per 16-bit code unit, so an index is the
 offset // 2 that CPython's quickened stream uses; CACHE units hold None and
 are never dispatched), pre-decoded arguments and jump targets, the exception
-table for bisection, the line of every instruction, and the layout of the
+table by instruction, the line of every instruction, and the layout of the
 frame's fast locals.  Nothing here changes while the code runs.
 """
 
-import bisect
 import dis
 import weakref
 
@@ -28,7 +27,7 @@ class CodeInfo:
 
     __slots__ = (
         "code", "instrs", "opcodes", "opargs", "starts", "prev_start", "lines",
-        "exc_entries", "exc_starts", "names", "localsplus", "nlocalsplus", "nfree",
+        "exc_entries", "handlers", "names", "localsplus", "nlocalsplus", "nfree",
         "free_start", "ncells_and_locals", "argcount", "posonlycount", "kwonlycount",
         "nparams", "varargs_index", "varkw_index", "param_index", "flags",
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
@@ -166,7 +165,9 @@ class CodeInfo:
         for e in dis._parse_exception_table(self.code):
             entries.append(ExceptionEntry(e.start // 2, e.end // 2, e.target // 2, e.depth, e.lasti))
         self.exc_entries = entries
-        self.exc_starts = [e.start for e in entries]
+        # instruction -> the entry covering it (the loop looks one up per frame an
+        # exception passes through)
+        self.handlers = {u: e for e in entries for u in range(e.start, e.end)}
 
     def _decode_lines(self):
         nunits = len(self.opcodes)
@@ -182,13 +183,7 @@ class CodeInfo:
     # -- queries -----------------------------------------------------------
     def handler_for(self, pc):
         """The exception-table entry covering instruction pc, or None."""
-        i = bisect.bisect_right(self.exc_starts, pc) - 1
-        # entries do not overlap and are sorted by start
-        if i >= 0:
-            e = self.exc_entries[i]
-            if e.start <= pc < e.end:
-                return e
-        return None
+        return self.handlers.get(pc)
 
     def line_at(self, pc):
         if 0 <= pc < len(self.lines):

@@ -149,6 +149,13 @@ _incref = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(("Py_IncRef", ctypes.pythonap
 _decref = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(("Py_DecRef", ctypes.pythonapi))
 
 
+# CPython 3.12+ on 64 bits: an object is immortal when the low 32 bits of its
+# refcount, as a signed int, are negative (Py_INCREF and Py_DECREF leave it alone);
+# any other's count fits there, so it can be changed in memory (GIL held) but for
+# the decrement to 0, which must deallocate (Py_DecRef)
+IMMORTAL_LOW = 0x80000000
+
+
 def _set_reference(addr, new):
     """Store a strong reference to the object at address new (0: NULL) in the pointer
     at addr, releasing the one it held.  True if it changed."""
@@ -240,16 +247,25 @@ def set_frame_fast_all(frame, addresses):
         MEM32[(f + IFRAME_STACKTOP) >> 2] = len(frame.f_code.co_varnames)
     base = (f + IFRAME_LOCALSPLUS) >> 3
     released = []
+    mem32 = MEM32
     for i, new in enumerate(addresses):
         old = MEM64[base + i]
         if old != new:
             if new:
-                _incref(new)
+                # Py_INCREF in memory (REFCOUNTS_IN_MEMORY), not for an immortal object
+                count = mem32[new >> 2]
+                if count < IMMORTAL_LOW:
+                    mem32[new >> 2] = count + 1
             MEM64[base + i] = new
             released.append(old)
     for old in released:
         if old:
-            _decref(old)     # (after the writes: it may run arbitrary code)
+            # (after the writes: freeing an object may run arbitrary code)
+            count = mem32[old >> 2]
+            if 1 < count < IMMORTAL_LOW:
+                mem32[old >> 2] = count - 1
+            elif count < IMMORTAL_LOW:
+                _decref(old)
     return bool(released)
 
 
@@ -568,6 +584,8 @@ def _verify_frame_fields():
     set_frame_fast_all(frame, [0, 0])
     if frame.f_locals or sys.getrefcount(big) != refs:
         return "frame localsplus offset"
+    if MEM32[id(None) >> 2] < IMMORTAL_LOW or MEM32[id(big) >> 2] >= IMMORTAL_LOW:
+        return "immortal refcount"
     start = frame.f_lasti // 2
     if not place_frame(frame, start + 1) or place_frame(frame, start + 1):
         return "frame instr_ptr offset"

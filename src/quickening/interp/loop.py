@@ -220,7 +220,7 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                 # the bookkeeping itself failed (a RecursionError under a very low
                 # limit, an exception from the trace function): that is what unwinds
                 exc = e
-            entry_ = f.info.handler_for(pc)
+            entry_ = f.info.handlers.get(pc)
             if entry_ is not None:
                 stack = f.stack
                 del stack[f.info.nlocalsplus + entry_.depth:]
