@@ -860,3 +860,38 @@ def test_a_site_failing_on_classes_calls_them_in_place(fuse_soon):
     site = next(s for s in info_of(ns["Sub"].call).sites if s.family.name == "CALL")
     assert site.form == "CALL" and "CALL_CLASS_NO_VECTORCALL" in site.failures
     assert api.call(ns["f"], ks) == _native_f(source, ks)
+
+
+def test_a_loop_is_peeled_when_what_it_saves_pays_for_writing_it_twice(fuse_soon, monkeypatch):
+    """A loop's first turn is written on its own (peeled) when the guards of the other
+    turns are shorter by enough for its length (fusion.PEEL_WORTH): a short loop
+    carrying a float; not a long loop body of calls (to a function that is not written
+    into it: each may change anything), which saves only its iterator's check."""
+    made = []
+    build = fusion._build
+    monkeypatch.setattr(fusion, "_build", lambda run, instrs: made.append(run) or build(run, instrs))
+    calls = "\n".join(f"        g(x, {k})" for k in range(12))
+    source = ("def g(x, k):\n"
+              "    for _ in x:\n"
+              "        pass\n"
+              "    return k\n"
+              "def short(xs):\n"
+              "    t = 0.5\n"
+              "    for x in xs:\n"
+              "        t = t * x + 1.0\n"
+              "    return t\n"
+              "def long(xs):\n"
+              "    t = 0\n"
+              "    for x in xs:\n"
+              f"{calls}\n"
+              "        t = x\n"
+              "    return t\n")
+    from quickening import api
+    ns = _interpreted(source)
+    for _ in range(6):
+        assert api.call(ns["short"], [0.5] * 50) == _native_f(source.replace("def short", "def f"),
+                                                              [0.5] * 50)
+        api.call(ns["long"], [()] * 50)
+    loops = {run.info.code.co_name: run for run in made if run.loops}
+    assert loops["short"].first_turn is not None
+    assert loops["long"].first_turn is None
