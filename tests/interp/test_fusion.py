@@ -587,6 +587,39 @@ def test_a_run_after_a_call_that_left_stops_at_its_loops_head(fuse_soon, monkeyp
     assert f"at = {after}\n" in _source_of(made[after])
 
 
+def test_a_run_after_a_call_that_left_ends_after_the_next_that_left(fuse_soon, monkeypatch):
+    """Two calls in a row whose callees stop (each raises and catches): the run made
+    after the first ends after the second, where the second's own run goes on (it is
+    not written in both), and the result is native's."""
+    from quickening import api
+    from quickening.interp.sitestate import info_of
+    monkeypatch.setattr(fusion, "INSIDE_WARMUP", 20)
+    source = ("def g(i):\n"
+              "    try:\n"
+              "        raise KeyError(i)\n"
+              "    except KeyError:\n"
+              "        return i\n"
+              "def f(n):\n"
+              "    t = 0\n"
+              "    for i in range(n):\n"
+              "        t += g(i)\n"
+              "        t -= g(i + 1)\n"
+              "        t *= 3\n"
+              "    return t\n")
+    expected = _native_f(source, 80)
+    ns = _interpreted(source)
+    for _ in range(6):
+        assert api.call(ns["f"], 80) == expected
+    info = info_of(ns["f"])
+    ins = list(dis.get_instructions(info.code))
+    first, second = [b.offset // 2 for a, b in zip(ins, ins[1:]) if a.opname == "CALL"][-2:]
+    made = _runs(info)
+    assert first in made and second in made, (first, second, made)
+    assert f"at = {second}\n" not in _source_of(made[first])
+    assert f"return {second}\n" in _source_of(made[first])
+    assert f"at = {second}\n" in _source_of(made[second])
+
+
 def test_a_polymorphic_site_holds_in_place_the_kinds_it_has_held(fuse_soon):
     """A site that keeps changing is made in the form that reads its member from
     the site, for the member kinds it has held; taking up another kind makes its

@@ -293,6 +293,7 @@ class _Run:
         self.escapes = 0       # how many places code of the program may run (escape)
         self.inlines = 0       # callees written into it (inlining.py)
         self.goes_on_in_loop = 0   # paths leaving for another run (goes_on)
+        self.after_call = False    # it starts after a call (which left the run it was in)
 
     def escape(self):
         """What follows may run code of the program, which may rebind the frame's
@@ -554,6 +555,20 @@ def _after_call(info, pc):
     """The instruction before pc is a call."""
     before = info.prev_start.get(pc)
     return before is not None and info.opcodes[before] in _CALLS
+
+
+# A run starting after a call is made because that call keeps leaving the run it is
+# in (its callee stops: it raised, even if it caught the exception itself ...), and it
+# ends after the next call after which the loop has gone on as often (before a run
+# held it, or since, when that call left): what follows is that call's own run (or
+# will be).  Written here too, it would be compiled once per call before it, for
+# the turns where the calls before it left.  (Those turns then go through the loop
+# once per such call: little, next to what leaving costs.)
+def _left_often(info, pc):
+    """pc is after a call and the loop has gone on there ENTRY_WARMUP times or more."""
+    waits = info.fuse_waits
+    return (waits is not None and waits.get(pc, 0) >= max(ENTRY_WARMUP, 1)
+            and _after_call(info, pc))
 
 
 def _literal(value):
@@ -1576,6 +1591,7 @@ def _fuse_entry(info, pc, patient=False, frame=None):
     it is made in)."""
     run = _Run(info)
     run.entry = pc
+    run.after_call = _after_call(info, pc)
     run.patient = patient
     run.frame = frame
     try:
@@ -1711,6 +1727,10 @@ def _path(run, j, dispatched):
     while j < n:
         p = starts[j]
         if count and p in joins and not _returns_at_once(info, j):
+            run.flush()
+            run.goes_on(p)
+            return count
+        if count and run.after_call and _left_often(info, p):
             run.flush()
             run.goes_on(p)
             return count
