@@ -604,7 +604,8 @@ def _fold(condition, ops, run):
         value = run.constants.get(op)
         if type(value) is int:
             condition = condition.replace(f"type({op}) is int", "True")
-            condition = re.sub(rf"\b{op}\b(?= <)|(?<=< ){op}\b", repr(value), condition)
+            if op in condition:
+                condition = _compared(op).sub(repr(value), condition)
         elif (known := run.type_of(op)) is not None:
             condition = condition.replace(f"type({op}) is {known.__name__}", "True")
     condition = _BOUNDS.sub(
@@ -1357,6 +1358,14 @@ def _deref(run, pc, op, index):
     run.emit(f"if {value} is NULL:")
     run.emit(f"raise {run.param(unbound_deref)}(f, {index})", 1)
     run.push(value)
+
+
+def _compared(name, patterns={}):
+    """A compiled pattern finding the name where a bound compares it (`name <`, `< name`)."""
+    pattern = patterns.get(name)
+    if pattern is None:
+        pattern = patterns[name] = re.compile(rf"\b{name}\b(?= <)|(?<=< ){name}\b")
+    return pattern
 
 
 def _uses(name, patterns={}):
