@@ -553,11 +553,10 @@ def _source_of(run):
     return next(text for text, code in fusion._TEMPLATES.items() if code is run.__code__)
 
 
-def test_a_run_after_a_call_that_left_stops_at_its_loops_head(fuse_soon, monkeypatch):
-    """A callee that stops (it raises, even if it catches it) makes its call leave
-    the caller's run, which the loop goes on with after the call: the run made
-    there goes round to the loop's head only while the head has no run of its own
-    (the head's run then goes on; the loop is not written twice)."""
+def _after_calls_that_leave(body, monkeypatch):
+    """f(n) looping over `body` (calls of g, which stops every time: it raises and
+    catches) run warm in the interpreter, its result native's: its CodeInfo's runs
+    made, the instruction after each call in f, and f's loop head."""
     from quickening import api
     from quickening.interp.sitestate import info_of
     monkeypatch.setattr(fusion, "INSIDE_WARMUP", 20)
@@ -569,42 +568,7 @@ def test_a_run_after_a_call_that_left_stops_at_its_loops_head(fuse_soon, monkeyp
               "def f(n):\n"
               "    t = 0\n"
               "    for i in range(n):\n"
-              "        t += g(i)\n"
-              "        t += 1\n"
-              "    return t\n")
-    expected = _native_f(source, 80)
-    ns = {}
-    api.run_code(compile(source, "<f>", "exec"), ns)
-    for _ in range(6):
-        assert api.call(ns["f"], 80) == expected
-    info = info_of(ns["f"])
-    ins = list(dis.get_instructions(info.code))
-    head = next(i.offset // 2 for i in ins if i.opname == "FOR_ITER")
-    after = [b.offset // 2 for a, b in zip(ins, ins[1:]) if a.opname == "CALL"][-1]   # g(i)
-    made = _runs(info)
-    assert head in made and after in made, (head, after, made)
-    assert f"at = {head}\n" not in _source_of(made[after])
-    assert f"at = {after}\n" in _source_of(made[after])
-
-
-def test_a_run_after_a_call_that_left_ends_after_the_next_that_left(fuse_soon, monkeypatch):
-    """Two calls in a row whose callees stop (each raises and catches): the run made
-    after the first ends after the second, where the second's own run goes on (it is
-    not written in both), and the result is native's."""
-    from quickening import api
-    from quickening.interp.sitestate import info_of
-    monkeypatch.setattr(fusion, "INSIDE_WARMUP", 20)
-    source = ("def g(i):\n"
-              "    try:\n"
-              "        raise KeyError(i)\n"
-              "    except KeyError:\n"
-              "        return i\n"
-              "def f(n):\n"
-              "    t = 0\n"
-              "    for i in range(n):\n"
-              "        t += g(i)\n"
-              "        t -= g(i + 1)\n"
-              "        t *= 3\n"
+              f"{body}"
               "    return t\n")
     expected = _native_f(source, 80)
     ns = _interpreted(source)
@@ -612,8 +576,29 @@ def test_a_run_after_a_call_that_left_ends_after_the_next_that_left(fuse_soon, m
         assert api.call(ns["f"], 80) == expected
     info = info_of(ns["f"])
     ins = list(dis.get_instructions(info.code))
-    first, second = [b.offset // 2 for a, b in zip(ins, ins[1:]) if a.opname == "CALL"][-2:]
-    made = _runs(info)
+    head = next(i.offset // 2 for i in ins if i.opname == "FOR_ITER")
+    afters = [b.offset // 2 for a, b in zip(ins, ins[1:]) if a.opname == "CALL"][1:]   # (range)
+    return _runs(info), afters, head
+
+
+def test_a_run_after_a_call_that_left_stops_at_its_loops_head(fuse_soon, monkeypatch):
+    """A callee that stops (it raises, even if it catches it) makes its call leave
+    the caller's run, which the loop goes on with after the call: the run made
+    there goes round to the loop's head only while the head has no run of its own
+    (the head's run then goes on; the loop is not written twice)."""
+    made, (after,), head = _after_calls_that_leave("        t += g(i)\n"
+                                                   "        t += 1\n", monkeypatch)
+    assert head in made and after in made, (head, after, made)
+    assert f"at = {head}\n" not in _source_of(made[after])
+    assert f"at = {after}\n" in _source_of(made[after])
+
+
+def test_a_run_after_a_call_that_left_ends_after_the_next_that_left(fuse_soon, monkeypatch):
+    """Two calls in a row whose callees stop: the run made after the first ends after
+    the second, where the second's own run goes on (it is not written in both)."""
+    made, (first, second), _ = _after_calls_that_leave("        t += g(i)\n"
+                                                       "        t -= g(i + 1)\n"
+                                                       "        t *= 3\n", monkeypatch)
     assert first in made and second in made, (first, second, made)
     assert f"at = {second}\n" not in _source_of(made[first])
     assert f"return {second}\n" in _source_of(made[first])
