@@ -6,6 +6,7 @@ program.  Options before the target are the command's own and are described
 by a small table so each command declares what it accepts.
 """
 
+import sys
 from dataclasses import dataclass, field
 
 
@@ -78,3 +79,14 @@ def parse_python_like(argv, flags=(), valued=(), repeatable=(), prog="quickening
         raise UsageError(f"{prog}: no program given (a script path, -m module or -c code)")
     script = argv[i]
     return ParsedArgs(Target("path", script, [script, *argv[i + 1:]]), options)
+
+
+def note_late_options(parsed, names, prog):
+    """A report command's own options written after the program belong to the program
+    (as with `python script.py --opt`): say so on stderr, since the report goes on
+    without them.  (Not for `run` and `watch`, whose stderr is the program's.)"""
+    given = {arg.partition("=")[0] for arg in parsed.target.argv[1:]}
+    late = [name for name in names if name in given and not parsed.options.get(name)]
+    if late:
+        print(f"{prog}: note: {', '.join(late)} after the program is the program's "
+              f"argument; {prog}'s options go before the program", file=sys.stderr)

@@ -70,6 +70,14 @@ def test_fidelity_json_schema_and_agreement_on_binary_ops(program, tmp_path):
     assert binop == []
 
 
+def test_fidelity_options_after_the_script_are_the_scripts_with_a_note(program, tmp_path):
+    # as with `python script.py --json F`: the script gets them; the report says so
+    report = tmp_path / "late.json"
+    out = _quickening("fidelity", str(program), "--json", str(report), cwd=program.parent)
+    assert "fidelity:" in out.stdout and not report.exists()
+    assert "--json after the program is the program's argument" in out.stderr
+
+
 def test_fidelity_of_a_program_in_the_temp_dir(program, tmp_path):
     # the native side's helper is written to a temporary directory, here inside the
     # program's: its own code is not the program's

@@ -16,7 +16,7 @@ import io
 import os
 import sys
 
-from quickening.pyargs import UsageError, parse_python_like
+from quickening.pyargs import UsageError, note_late_options, parse_python_like
 
 
 def listing(info, out):
@@ -61,6 +61,7 @@ def main(argv):
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    note_late_options(parsed, ("--no-specialize", "-o", "--function"), "quickening dis")
     if sys.version_info[:2] != (3, 13):
         print("quickening dis: the interpreter runs on CPython 3.13", file=sys.stderr)
         return 2

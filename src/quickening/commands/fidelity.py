@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-from quickening.pyargs import UsageError, parse_python_like
+from quickening.pyargs import UsageError, note_late_options, parse_python_like
 
 # The native side runs `python script.py args...` itself (so the program's
 # frames sit on nothing, as they do under `quickening run`), with this module
@@ -178,6 +178,7 @@ def main(argv):
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    note_late_options(parsed, ("--json", "--all"), "quickening fidelity")
     target = parsed.target
     if target.kind != "path":
         print("quickening fidelity: give a script path", file=sys.stderr)
