@@ -12,4 +12,5 @@ Read top-down:
   runtime     the builtins that look at their caller (locals, super, exec ...)
   importer    the import hook that runs chosen modules in the interpreter
   escapes     counting interpreted code that ran natively anyway
+  shutdown    the interpreter's modules while the host shuts down
 """

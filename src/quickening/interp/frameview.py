@@ -525,3 +525,10 @@ def _override_clear():
     _clear.__doc__ = _native_clear.__doc__
     namespace["clear"] = _clear
     _type_modified(_FrameType)
+
+
+# tracebacks.py calls into this module (which imports it): it is given this module
+# now, not by an import on first use, which could come while the interpreter shuts
+# down (a generator finalized then), when imports fail
+_tracebacks_module = sys.modules["quickening.interp.tracebacks"]
+_tracebacks_module._frameview = sys.modules[__name__]

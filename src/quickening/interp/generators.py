@@ -21,7 +21,7 @@ import sys
 import types
 import weakref
 
-from quickening.interp import facts, host, tracebacks
+from quickening.interp import facts, host, shutdown, tracebacks
 from quickening.interp.loop import run_frame
 from quickening.interp.ops.registry import RETURN
 
@@ -211,6 +211,8 @@ class InterpGenerator:
         return self._resume_scoped(value)
 
     def close(self):
+        if shutdown.shutting_down():
+            shutdown.bring_back()     # (freed as the host shuts down: shutdown.py)
         frame = self.frame
         if frame.pc < 0 or not self.started:
             frame.pc = _DONE
