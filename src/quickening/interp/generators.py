@@ -211,7 +211,7 @@ class InterpGenerator:
         return self._resume_scoped(value)
 
     def close(self):
-        if shutdown.shutting_down():
+        if sys.meta_path is None:
             shutdown.bring_back()     # (freed as the host shuts down: shutdown.py)
         frame = self.frame
         if frame.pc < 0 or not self.started:

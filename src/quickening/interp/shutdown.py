@@ -29,10 +29,6 @@ def _remember():
 atexit.register(_remember)
 
 
-def shutting_down():
-    return sys.meta_path is None
-
-
 def bring_back():
     """Put the remembered modules back into sys.modules."""
     modules = sys.modules
