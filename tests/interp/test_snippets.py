@@ -899,6 +899,34 @@ r = [get() for _ in range(3)]
 """, "a warning issued by C code (partial.__get__, Decimal.__format__ 'N') with stacklevel 1 "
      "names the innermost host frame, the handler's (test_functools test_partial_as_method, "
      "test_decimal CFormatTest.test_deprecated_N_format)"),
+    "coroutine_ignoring_generator_exit_stays_suspended": ("""
+import gc
+log = []
+class Swallow:
+    def __enter__(self): pass
+    def __exit__(self, t, v, tb):
+        log.append(t.__name__ if t else None)
+        return True
+class Step:
+    def __await__(self):
+        yield 0
+async def co():
+    with Swallow():
+        await Step()
+    with Swallow():
+        await Step()
+c = co()
+c.send(None)
+try:
+    c.close()
+except RuntimeError as e:
+    log.append(str(e))
+del c
+gc.collect()
+r = log
+""", "a coroutine that ignores GeneratorExit: close() raises RuntimeError and CPython leaves "
+     "it suspended (freed later, it is closed again: the second `with` exits); the "
+     "interpreter's native driver finishes with that RuntimeError (fuzz 480556, 520123)"),
 }
 
 
