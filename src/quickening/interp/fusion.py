@@ -1360,20 +1360,22 @@ def _deref(run, pc, op, index):
     run.push(value)
 
 
-def _compared(name, patterns={}):
-    """A compiled pattern finding the name where a bound compares it (`name <`, `< name`)."""
-    pattern = patterns.get(name)
+def _compiled(regex, patterns={}):
+    """regex compiled once (codegen makes one per name: re's own cache costs more)."""
+    pattern = patterns.get(regex)
     if pattern is None:
-        pattern = patterns[name] = re.compile(rf"\b{name}\b(?= <)|(?<=< ){name}\b")
+        pattern = patterns[regex] = re.compile(regex)
     return pattern
 
 
-def _uses(name, patterns={}):
-    """A compiled pattern finding the name as a word (one per name)."""
-    pattern = patterns.get(name)
-    if pattern is None:
-        pattern = patterns[name] = re.compile(rf"\b{name}\b")
-    return pattern
+def _compared(name):
+    """A pattern finding the name where a bound compares it (`name <`, `< name`)."""
+    return _compiled(rf"\b{name}\b(?= <)|(?<=< ){name}\b")
+
+
+def _uses(name):
+    """A pattern finding the name as a word."""
+    return _compiled(rf"\b{name}\b")
 
 
 def _build(run, instrs):
@@ -1735,11 +1737,8 @@ def _path(run, j, dispatched):
     joins = info.joins
     while j < n:
         p = starts[j]
-        if count and p in joins and not _returns_at_once(info, j):
-            run.flush()
-            run.goes_on(p)
-            return count
-        if count and run.after_call and _left_often(info, p):
+        if count and (p in joins and not _returns_at_once(info, j)
+                      or run.after_call and _left_often(info, p)):
             run.flush()
             run.goes_on(p)
             return count
