@@ -35,7 +35,7 @@ import weakref
 
 from quickening.interp import facts, fusion
 from quickening.interp.hostframes import _orig_getframe
-from quickening.interp.tracebacks import frame_object, is_internal
+from quickening.interp.tracebacks import frame_object, is_internal, place
 
 _FrameType = types.FrameType
 # the frame type's own f_locals getter (the interpreter reads its own frames'
@@ -279,15 +279,14 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
         return stand
     if live and not fresh and id(stand) not in LIVE:
         register_live(stand, frame)     # (made by add_entry)
-    place = facts.place_owned_frame     # (the stand-ins' own: tracebacks.place)
     if not fresh and lasti >= 0 and frame.gen is None:
-        place(stand, frame.info.standin[4], lasti)
+        place(frame, stand, lasti)
         return stand
     if host is not None and lasti >= 0:
         loc = _host_locals(host)
         if loc.get("f") is frame:
             # the frames this loop runs, then the ones below it
-            place(stand, frame.info.standin[4], lasti)
+            place(frame, stand, lasti)
             entry = loc.get("entry")
             prev, fr = stand, frame
             while fr is not entry:
@@ -297,11 +296,11 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
                 st = fr.standin
                 if st is None:
                     st = frame_object(fr)
-                    place(st, fr.info.standin[4], fr.lasti())
+                    place(fr, st, fr.lasti())
                     facts.set_frame_back(prev, st)
                     prev = st
                     continue
-                place(st, fr.info.standin[4], fr.lasti())
+                place(fr, st, fr.lasti())
                 facts.set_frame_back(prev, st)
                 if fr.gen is None:
                     return stand     # linked when it was made (see above)
@@ -316,9 +315,9 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
             break
     else:
         # not running on this thread (a generator thrown into before it started)
-        place(stand, frame.info.standin[4], lasti if lasti >= 0 else frame.lasti())
+        place(frame, stand, lasti if lasti >= 0 else frame.lasti())
         return stand
-    place(stand, frame.info.standin[4], lasti)
+    place(frame, stand, lasti)
     _link(frames, stand)
     return stand
 
@@ -327,7 +326,7 @@ def _link(frames, prev):
     """Link frame object prev's f_back to the frame (frame, lasti) `frames` gives
     next, and so on, up to a function's frame object made before (see
     frame_object_linked)."""
-    place, set_back = facts.place_owned_frame, facts.set_frame_back
+    set_back = facts.set_frame_back
     for fr, at in frames:
         if at is None:          # a native frame: its own f_back goes on from there
             set_back(prev, fr)
@@ -335,9 +334,9 @@ def _link(frames, prev):
         st = fr.standin
         if st is None:
             st = frame_object(fr)
-            place(st, fr.info.standin[4], at)
+            place(fr, st, at)
         else:
-            place(st, fr.info.standin[4], at)
+            place(fr, st, at)
             if fr.gen is None:
                 set_back(prev, st)
                 return

@@ -615,7 +615,7 @@ def _frame_object(inner):
     stand = tracebacks.frame_object(frame)
     if not fresh and id(stand) not in frameview.LIVE:
         frameview.register_live(stand, frame)
-    facts.place_frame(stand, frame.lasti())
+    tracebacks.place(frame, stand, frame.lasti())
     facts.set_frame_back(stand, None)
     return stand
 
