@@ -25,6 +25,8 @@ class Target:
 class ParsedArgs:
     target: Target
     options: dict = field(default_factory=dict)
+    own: tuple = ()          # every option the command accepts
+    prog: str = "quickening"
 
 
 def parse_python_like(argv, flags=(), valued=(), repeatable=(), prog="quickening"):
@@ -34,6 +36,12 @@ def parse_python_like(argv, flags=(), valued=(), repeatable=(), prog="quickening
     value; repeatable: valued options that may appear several times (stored
     as a list).  ``--opt=value`` is accepted for valued options.
     """
+    parsed = _split(argv, flags, valued, repeatable, prog)
+    parsed.own, parsed.prog = (*flags, *valued, *repeatable), prog
+    return parsed
+
+
+def _split(argv, flags, valued, repeatable, prog):
     options = {name: [] for name in repeatable}
     i = 0
     while i < len(argv):
@@ -81,12 +89,13 @@ def parse_python_like(argv, flags=(), valued=(), repeatable=(), prog="quickening
     return ParsedArgs(Target("path", script, [script, *argv[i + 1:]]), options)
 
 
-def note_late_options(parsed, names, prog):
+def note_late_options(parsed):
     """A report command's own options written after the program belong to the program
     (as with `python script.py --opt`): say so on stderr, since the report goes on
     without them.  (Not for `run` and `watch`, whose stderr is the program's.)"""
     given = {arg.partition("=")[0] for arg in parsed.target.argv[1:]}
-    late = [name for name in names if name in given and not parsed.options.get(name)]
+    late = [name for name in parsed.own if name in given and not parsed.options.get(name)]
     if late:
+        prog = parsed.prog
         print(f"{prog}: note: {', '.join(late)} after the program is the program's "
               f"argument; {prog}'s options go before the program", file=sys.stderr)

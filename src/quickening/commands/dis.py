@@ -61,7 +61,7 @@ def main(argv):
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
-    note_late_options(parsed, ("--no-specialize", "-o", "--function"), "quickening dis")
+    note_late_options(parsed)
     if sys.version_info[:2] != (3, 13):
         print("quickening dis: the interpreter runs on CPython 3.13", file=sys.stderr)
         return 2

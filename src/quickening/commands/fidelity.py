@@ -178,7 +178,7 @@ def main(argv):
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
-    note_late_options(parsed, ("--json", "--all"), "quickening fidelity")
+    note_late_options(parsed)
     target = parsed.target
     if target.kind != "path":
         print("quickening fidelity: give a script path", file=sys.stderr)
