@@ -1,0 +1,138 @@
+"""quickening as a user installs it: a wheel built from this checkout, installed
+(not editable) into a fresh venv, runs its commands -- including the HTML report,
+whose assets are package data that only a real install can lose.
+
+The wheel is built once per session; every test here shares one xdist group so
+the build happens on one worker only.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+pytestmark = pytest.mark.xdist_group("installed-wheel")
+
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# what a copy of the checkout leaves out: this worktree's venv, git data, build litter
+_NOT_SOURCE = shutil.ignore_patterns(".venv", ".git", "__pycache__", "build", "dist",
+                                     "*.egg-info", ".pytest_cache", ".hypothesis",
+                                     "quickening-records")
+
+PROGRAM = """\
+class Square:
+    def __init__(self, side):
+        self.side = side
+    def area(self):
+        return self.side * self.side
+def total(shapes):
+    t = 0
+    for s in shapes:
+        t += s.area()
+    return t
+print(total([Square(i) for i in range(2000)]))
+"""
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory):
+    """(venv python, quickening script) of a fresh venv holding the wheel."""
+    root = tmp_path_factory.mktemp("wheel")
+    source = root / "source"
+    shutil.copytree(CHECKOUT, source, ignore=_NOT_SOURCE)
+    dist = root / "dist"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+                            "-w", str(dist), str(source)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-3000:]
+    wheels = list(dist.glob("quickening-*.whl"))
+    assert len(wheels) == 1, wheels
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    # the runtime dependencies come from the test venv (its site-packages, after the
+    # new venv's own, so the wheel's quickening is the one imported; the test venv's
+    # editable hook is a .pth file there, which a path added this way does not run)
+    with open(os.path.join(purelib, "_test_venv_dependencies.pth"), "w") as fh:
+        fh.write(sysconfig.get_path("purelib") + "\n")
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
+                              "--no-deps", "--no-index", "-q", str(wheels[0])],
+                             capture_output=True, text=True)
+    assert install.returncode == 0, install.stderr[-3000:]
+    script = venv / "bin" / "quickening"
+    assert script.exists()
+    where = subprocess.run([str(python), "-c", "import quickening; print(quickening.__file__)"],
+                           capture_output=True, text=True, check=True, cwd=root).stdout.strip()
+    assert where.startswith(purelib), where
+    return python, script, purelib
+
+
+@pytest.fixture
+def program(tmp_path):
+    path = tmp_path / "shapes.py"
+    path.write_text(PROGRAM)
+    return path
+
+
+def _native_stdout(path):
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_wheel_declares_the_runtime_dependencies(installed):
+    python, _, _ = installed
+    requires = subprocess.run([str(python), "-c", "import importlib.metadata as m; "
+                               "print('\\n'.join(m.requires('quickening')))"],
+                              capture_output=True, text=True, check=True).stdout.split("\n")
+    names = {r.split(">")[0].split("=")[0].split(";")[0].strip() for r in requires if r.strip()}
+    # the extras stay extras: only what running needs is unconditional
+    unconditional = {r.split(">")[0].split("=")[0].strip() for r in requires
+                     if r.strip() and "extra ==" not in r}
+    assert {"rich", "matplotlib"} <= unconditional
+    assert "pytest" in names and "pytest" not in unconditional
+
+
+def test_installed_run_with_stats(installed, program):
+    _, script, _ = installed
+    out = subprocess.run([str(script), "run", "--stats", str(program)], capture_output=True,
+                         text=True, cwd=program.parent)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == _native_stdout(program)
+    assert "executed sites" in out.stderr
+
+
+def test_installed_watch_writes_the_html_report(installed, program, tmp_path):
+    _, script, purelib = installed
+    html = tmp_path / "html"
+    report = tmp_path / "r.json"
+    out = subprocess.run([str(script), "watch", "--quiet", "--html", str(html), "--json",
+                          str(report), str(program)], capture_output=True, text=True,
+                         cwd=program.parent)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == _native_stdout(program)
+    index = (html / "index.html").read_text()
+    # the page carries the installed assets inline, and the report's data
+    assets = os.path.join(purelib, "quickening", "lens", "_html")
+    with open(os.path.join(assets, "report.css")) as fh:
+        assert fh.read().strip()[:200] in index
+    with open(os.path.join(assets, "report.js")) as fh:
+        assert fh.read().strip()[:200] in index
+    data = json.loads(report.read_text())
+    assert any(s["function"] == "Square.area" for s in data["sites"]), data["sites"][:3]
+    assert "Square.area" in index
+
+
+def test_installed_dis_and_fidelity(installed, program):
+    _, script, _ = installed
+    dis = subprocess.run([str(script), "dis", "--function", "total", str(program)],
+                         capture_output=True, text=True, cwd=program.parent)
+    assert dis.returncode == 0, dis.stderr
+    assert "Disassembly of total" in dis.stdout
+    fid = subprocess.run([str(script), "fidelity", str(program)], capture_output=True,
+                         text=True, cwd=program.parent)
+    assert "executed sites agree" in fid.stdout, fid.stderr
