@@ -7,7 +7,7 @@ operand), int and float; `*` and `-` on int and float.  Everything else fails
 """
 
 from quickening.interp import host
-from quickening.interp.fusion import GENERIC, Shape
+from quickening.interp.lowering import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("BINARY_OP", [

@@ -24,7 +24,7 @@ from quickening.interp import facts, functions, host, loop as _loop
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
-from quickening.interp.fusion import GENERIC, Shape
+from quickening.interp.lowering import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("BINARY_SUBSCR", [

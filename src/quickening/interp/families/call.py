@@ -37,7 +37,7 @@ from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, Metho
 
 from quickening.interp import facts, host
 from quickening.interp.frame import Frame
-from quickening.interp.fusion import Shape, SiteShape
+from quickening.interp.lowering import Shape, SiteShape
 from quickening.interp.ops.registry import NULL, SWITCH
 from quickening.interp.quicken import Family, pack32
 from quickening.interp.typewatch import token

@@ -9,7 +9,7 @@ bit says, so one member serves both forms.
 import functools
 
 from quickening.interp import host
-from quickening.interp.fusion import GENERIC, Shape
+from quickening.interp.lowering import GENERIC, Shape
 from quickening.interp.ops import arith
 from quickening.interp.quicken import Family
 

@@ -3,7 +3,7 @@ a set or frozenset (SET).  The guard checks only the container's type."""
 
 from quickening.interp import host
 from quickening.interp.ops import arith
-from quickening.interp.fusion import GENERIC, Shape
+from quickening.interp.lowering import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("CONTAINS_OP", ["CONTAINS_OP_SET", "CONTAINS_OP_DICT"], operands=2)

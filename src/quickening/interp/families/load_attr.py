@@ -35,7 +35,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 from quickening.interp import facts, loop as _loop
 from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
-from quickening.interp.fusion import Shape, SiteShape, source_attribute
+from quickening.interp.lowering import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
 from quickening.interp.typewatch import token

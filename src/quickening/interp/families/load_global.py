@@ -28,7 +28,7 @@ global or builtin str key has no other effect.
 import ctypes
 
 from quickening.interp import facts
-from quickening.interp.fusion import CALLEE_PROLOGUES, PROLOGUES, Shape, SiteShape
+from quickening.interp.lowering import CALLEE_PROLOGUES, PROLOGUES, Shape, SiteShape
 from quickening.interp.ops import locals_ops
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family

@@ -4,7 +4,7 @@ RESUME_CHECK deoptimizes when the eval breaker or instrumentation version
 changed; the interpreter has neither, so it stays.
 """
 
-from quickening.interp.fusion import Shape
+from quickening.interp.lowering import Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("RESUME", ["RESUME_CHECK"], operands=0)

@@ -10,7 +10,7 @@ import types
 
 from quickening.interp.families import _genframes
 from quickening.interp.families.for_iter import classify_iterator
-from quickening.interp.fusion import Shape
+from quickening.interp.lowering import Shape
 from quickening.interp.ops import gens
 from quickening.interp.quicken import Family
 

@@ -20,7 +20,7 @@ from types import ModuleType
 
 from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
-from quickening.interp.fusion import Shape, SiteShape, store_attr_shape
+from quickening.interp.lowering import Shape, SiteShape, store_attr_shape
 from quickening.interp.ops.attrs import store_attr as _generic
 from quickening.interp.quicken import Family
 from quickening.interp.typewatch import token

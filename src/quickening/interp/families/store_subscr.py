@@ -10,7 +10,7 @@ import types
 
 from quickening.interp import host
 from quickening.interp.ops import containers
-from quickening.interp.fusion import GENERIC, Shape
+from quickening.interp.lowering import GENERIC, Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("STORE_SUBSCR", ["STORE_SUBSCR_DICT", "STORE_SUBSCR_LIST_INT"], operands=2)

@@ -11,7 +11,7 @@ tuple, set, bytes ... (`if 1.5:` stays TO_BOOL).
 
 from quickening.interp import facts, host
 from quickening.interp.ops import arith
-from quickening.interp.fusion import GENERIC, Shape, SiteShape
+from quickening.interp.lowering import GENERIC, Shape, SiteShape
 from quickening.interp.quicken import Family, pack32
 
 FAMILY = Family("TO_BOOL", [

@@ -6,7 +6,7 @@ instruction then raises); so does anything else.  Guards: type and length.
 """
 
 from quickening.interp.ops import containers
-from quickening.interp.fusion import Shape
+from quickening.interp.lowering import Shape
 from quickening.interp.quicken import Family
 
 FAMILY = Family("UNPACK_SEQUENCE", [
