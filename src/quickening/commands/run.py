@@ -101,6 +101,9 @@ def execute(target, options):
                 except api.ModuleNotFound as exc:
                     return _error(str(exc), 1)
         except SystemExit:
+            # `sys.exit` is how most command-line programs end (pytest among them):
+            # the statistics are reported as for any other end, then Python exits
+            _report(options)
             raise
         except KeyboardInterrupt as exc:
             tracebacks.clean(exc)
