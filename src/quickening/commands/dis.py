@@ -2,6 +2,7 @@
 
     quickening dis [--function QUALNAME]... [-o FILE] script.py args...
     quickening dis [...] -m module args... | -c code args...
+    quickening dis --generated NAME... [...] script.py args...
 
 Runs the program in the interpreter (its own output as usual), then lists
 every code object of the program's files -- or only the functions named
@@ -9,12 +10,20 @@ with --function -- as `dis(adaptive=True)` would show CPython's, with each
 site's inline caches decoded underneath: the counter (value and backoff) and
 the cache fields (cached classes by name).  Unlike `dis` on CPython 3.13.0,
 the cache fields are read from their own cells.
+
+--generated NAME (a function's qualified name or name; repeatable) prints,
+instead of the listing (unless --function asks for it too), the Python source
+the interpreter generated for that function: each entry point's fused run
+(fusion.py), with its offset and line, the constants it names (p0, p1 ...)
+and its file name as tracebacks and pdb show it -- or why it got none.
 """
 
 import dis
 import io
+import linecache
 import os
 import sys
+from types import FunctionType
 
 from quickening.pyargs import UsageError, note_late_options, parse_python_like
 
@@ -57,7 +66,7 @@ def main(argv):
         return 0 if argv else 2
     try:
         parsed = parse_python_like(argv, flags=("--no-specialize",), valued=("-o",),
-                                   repeatable=("--function",), prog="quickening dis")
+                                   repeatable=("--function", "--generated"), prog="quickening dis")
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -69,11 +78,13 @@ def main(argv):
     options = dict(parsed.options)
     status = run.execute(parsed.target, options)
     wanted = set(options.get("--function", []))
+    generated_for = options.get("--generated", [])
     program_dir = (os.path.dirname(os.path.realpath(parsed.target.value))
                    if parsed.target.kind == "path" else os.getcwd())
     from quickening.interp.codeinfo import _INFOS
     out = io.StringIO()
-    for info in sorted(list(_INFOS.values()), key=lambda i: (i.code.co_filename, i.code.co_firstlineno)):
+    infos = sorted(list(_INFOS.values()), key=lambda i: (i.code.co_filename, i.code.co_firstlineno))
+    for info in infos if wanted or not generated_for else ():
         code = info.code
         if wanted:
             if code.co_qualname not in wanted and code.co_name not in wanted:
@@ -81,9 +92,85 @@ def main(argv):
         elif not (code.co_filename.startswith(program_dir) or code.co_filename == "<string>"):
             continue
         listing(info, out)
+    for name in generated_for:
+        codes = _codes_named(name, infos)
+        if not codes:
+            sys.stdout.write(out.getvalue())
+            print(f"quickening dis: --generated {name}: no function of that name or "
+                  f"qualified name was defined in the interpreter", file=sys.stderr)
+            return 2
+        for code in codes:
+            generated_source(code, _INFOS.get(id(code)), out)
     if options.get("-o"):
         with open(options["-o"], "w") as fh:
             fh.write(out.getvalue())
     else:
         sys.stdout.write(out.getvalue())
     return status
+
+
+def _codes_named(name, infos):
+    """The code objects called `name` (qualified name or name) that the interpreter
+    ran, or that code it ran defines (a function never called has no CodeInfo)."""
+    found, seen = [], set()
+    todo = [info.code for info in infos]
+    while todo:
+        code = todo.pop()
+        if id(code) in seen:
+            continue
+        seen.add(id(code))
+        if name in (code.co_qualname, code.co_name):
+            found.append(code)
+        todo.extend(c for c in code.co_consts if type(c) is type(code))
+    return sorted(found, key=lambda c: (c.co_filename, c.co_firstlineno))
+
+
+def generated_source(code, info, out):
+    """The fused runs of one code object, or why it has none."""
+    from quickening.interp import fusion, quicken
+    out.write(f"Generated code of {code.co_qualname} ({code.co_filename}:{code.co_firstlineno}):\n")
+    if info is None:
+        out.write("  none: it never ran in the interpreter\n\n")
+        return
+    if not quicken.Config.fuse:
+        out.write("  none: fusion is off (QUICKENING_NO_FUSION)\n\n")
+        return
+    if info.heat == 0:
+        out.write("  none: it never ran in the interpreter\n\n")
+        return
+    if info.heat < fusion.HOT:
+        out.write(f"  none: a code object is fused once it has been entered or has jumped "
+                  f"back {fusion.HOT} times; this one, {info.heat}\n\n")
+        return
+    made, not_made = [], []
+    for pc in sorted(info.entry_points):
+        handler = info.instrs[pc][0]
+        (made if type(handler) is FunctionType and fusion.is_fused(handler.__code__)
+         else not_made).append(pc)
+    out.write(f"  {len(made)} fused run(s) at its {len(info.entry_points)} entry points\n")
+    if info.inlined_into:
+        callers = sorted(f"{c.code.co_qualname} at offset {2 * e}" for c, e in info.inlined_into)
+        out.write(f"  written into the run of {', '.join(callers)} (inlining.py)\n")
+    inside = info.fuse_inside[0] if info.fuse_inside is not None else ()
+    for pc in not_made:
+        where = f"  offset {2 * pc} (line {info.line_at(pc)}): no run, "
+        if info.instrs[pc][0] is not fusion._lazy:
+            out.write(where + "a run from here would hold fewer than two instructions "
+                      "or start with one that goes through the table\n")
+            continue
+        needed = fusion.INSIDE_WARMUP if pc in inside else fusion.ENTRY_WARMUP
+        reached = (info.fuse_waits or {}).get(pc, 0)
+        out.write(where + f"reached {reached} times since the code got hot, made at {needed}"
+                  + (" (another run goes through it)" if pc in inside else "") + "\n")
+    for pc in made:
+        fn = info.instrs[pc][0]
+        out.write(f"\n-- run at offset {2 * pc} (line {info.line_at(pc)}), "
+                  f"file {fn.__code__.co_filename}\n")
+        params = fn.__globals__
+        for k in range(len(params)):
+            if f"p{k}" not in params:
+                break
+            value = repr(params[f"p{k}"])
+            out.write(f"#   p{k} = {value if len(value) <= 72 else value[:69] + '...'}\n")
+        out.write("".join(linecache.getlines(fn.__code__.co_filename)))
+    out.write("\n")

@@ -69,7 +69,7 @@ class FrameView:
         frame = self._frame
         loop = _loop_running(frame, "f")
         if loop is not None:
-            if loop.f_code.co_filename == fusion.FILENAME:
+            if fusion.is_fused(loop.f_code):
                 return _host_locals(loop)["at"]     # inside a fused run (fusion.py)
             pc = _host_locals(loop)["pc"]
             if pc >= 0:
@@ -176,7 +176,7 @@ def _loop_running(frame, local):
     host = sys._getframe(1)
     while host is not None:
         c = host.f_code
-        if (id(c) in carriers or (local == "f" and c.co_filename == fusion.FILENAME)) and \
+        if (id(c) in carriers or (local == "f" and fusion.is_fused(c))) and \
                 _host_locals(host).get(local) is frame:
             return host
         host = host.f_back
@@ -200,7 +200,7 @@ def _host_kind(code):
         return cached[1]
     if id(code) in _carrier_codes():
         kind = _CARRIER
-    elif code.co_filename == fusion.FILENAME:
+    elif fusion.is_fused(code):
         kind = _FUSED
     elif is_internal(code):
         kind = _INTERNAL

@@ -40,7 +40,7 @@ import os
 import re
 from types import FunctionType
 
-from quickening.interp import host, inlining, quicken
+from quickening.interp import generated, host, inlining, quicken
 from quickening.interp.lowering import (_KNOWN_TYPES, CALLEE_PROLOGUES, GENERIC, PROLOGUES,  # noqa: F401
                                         Shape, SiteShape, source_attribute, store_attr_shape)
 from quickening.interp.ops.locals_ops import unbound_deref
@@ -79,8 +79,15 @@ _FALLS_THROUGH = {POP_JUMP_IF_TRUE: "if not {v}:", POP_JUMP_IF_FALSE: "if {v}:",
 _RETURNS = frozenset({RETURN_VALUE, RETURN_CONST})
 TERMINATORS = _JUMPS | frozenset(_FALLS_THROUGH) | _RETURNS
 
-# generated code carries a file name inside the package: tracebacks drop it
-FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run>")
+# each distinct run's source is registered in linecache (generated.py) under a file
+# name inside the package (tracebacks drop it) that starts with this
+FILENAME_PREFIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run ")
+
+
+def is_fused(code):
+    """Whether a code object is a fused run's."""
+    return code.co_filename.startswith(FILENAME_PREFIX)
+
 # builtins as they were at start-up: a program replacing builtins.len must not
 # change what the interpreter's own generated code calls
 _NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "RESUME": RESUME, "YIELD": YIELD,
@@ -926,7 +933,7 @@ def refuse(site):
 def _unmake(info, entry):
     """Have the run at entry made again when it next runs."""
     made = info.instrs[entry][0]
-    if type(made) is FunctionType and made.__code__.co_filename == FILENAME:
+    if type(made) is FunctionType and is_fused(made.__code__):
         made.__globals__["_gone"] = True    # (one running now leaves: _terminate)
     info.instrs[entry] = (_lazy, entry, None)
 
@@ -1236,7 +1243,10 @@ def _build(run, instrs):
     code = _TEMPLATES.get(source)
     if code is None:
         ns = dict(_NAMESPACE)
-        exec(compile(source, FILENAME, "exec"), ns)
+        made_for = run.info.code     # (named for the reader: runs of one shape share it)
+        where = (f"{os.path.splitext(os.path.basename(made_for.co_filename))[0]}."
+                 f"{made_for.co_qualname} at offset {2 * run.entry}")
+        exec(generated.compile_registered("fused run", source, where), ns)
         code = _TEMPLATES[source] = ns["fused"].__code__
     namespace = dict(_NAMESPACE)
     namespace.update((f"p{i}", v) for i, v in enumerate(run.params))

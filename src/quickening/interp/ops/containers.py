@@ -1,5 +1,6 @@
 """Building and taking apart containers, subscripts, slices and strings."""
 
+from quickening.interp import generated
 from quickening.interp.ops.registry import NULL, handles, star_iterable, tp_name
 
 
@@ -235,7 +236,8 @@ def _unpacker(count, before=None):
             src = "def unpack(value):\n    [] = value\n    return ()\n"
         else:
             src = f"def unpack(value):\n    {targets} = value\n    return ({ret},)\n"
-        exec(compile(src, __file__, "exec"), namespace)
+        where = f"UNPACK_SEQUENCE {count}" if before is None else f"UNPACK_EX {before} before, {count} after"
+        exec(generated.compile_registered("unpacker", src, where), namespace)
         fn = _unpackers[key] = namespace["unpack"]
     return fn
 
