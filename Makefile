@@ -33,6 +33,8 @@ example: $(RUNTIME_STAMP)
 test: $(TEST_STAMP)
 	@echo "make test: making sure Debian's chromium is installed (scripts/ensure-chromium.sh, apt-get as root) for the HTML report's browser test"
 	bash scripts/ensure-chromium.sh
+	@echo "make test: the lens tests also run on Debian's CPython 3.13/3.14/3.15 (JIT builds): scripts/install-cpython-builds.sh installs them once into ~/.cache/quickening/cpython-builds"
+	-bash scripts/install-cpython-builds.sh
 	$(VENV)/bin/python -m pytest -n 2 --dist loadgroup -q tests
 
 clean:

@@ -6,34 +6,27 @@ import sys
 
 import pytest
 
+from quickening.measure import builds
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
 
 
 def _find_pythons():
-    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
-    found = {}
-    for minor in ("3.11", "3.12", "3.13"):
-        cands = sorted(glob.glob(os.path.join(root, "versions", minor + ".*", "bin", "python")))
-        cands = [c for c in cands if os.access(c, os.X_OK)]
-        if cands:
-            found[minor] = cands[-1]
-    return found
+    return {name: builds.build(name) for name in builds.NAMES if builds.build(name)}
 
 
 PYTHONS = _find_pythons()
-ALL_MINORS = ("3.11", "3.12", "3.13")
+ALL_MINORS = builds.NAMES
 
 
-def python_params():
-    """One pytest param per CPython minor; a missing one is skipped (the CI
-    machine has all three)."""
+def python_params(names=ALL_MINORS):
+    """One pytest param per CPython build (pyenv's 3.11-3.13, Debian's
+    3.13/3.14/3.15).  A missing build skips with a message saying how to
+    install it, and fails under CI=true (see tests/lens/conftest.py)."""
     out = []
-    for m in ALL_MINORS:
-        marks = []
-        if m not in PYTHONS:
-            marks.append(pytest.mark.skip(reason="CPython %s not installed under pyenv" % m))
-        out.append(pytest.param(PYTHONS.get(m), id=m, marks=marks))
+    for m in names:
+        out.append(pytest.param(PYTHONS.get(m), id=m, marks=[pytest.mark.needs_build(m)]))
     return out
 
 

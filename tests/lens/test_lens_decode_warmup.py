@@ -25,7 +25,9 @@ def test_decoder_agrees_with_cpython(python):
     out = json.loads(r.stdout)
     assert out["mismatch"] == []
     assert out["checked"]["sites"] > 600
-    assert out["checked"]["type_versions"] > 300
+    # 3.14 stopped specializing the 300-attribute object's loads (the 40th
+    # instance attribute stays LOAD_ATTR): far fewer cached type versions there
+    assert out["checked"]["type_versions"] > (300 if out["version"] < [3, 14] else 30)
     assert out["checked"]["cache_info"] >= out["checked"]["sites"]
     assert out["checked"]["globals"] >= 2
 

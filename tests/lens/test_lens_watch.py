@@ -53,6 +53,8 @@ def test_forms_match_cpython(tmp_path, python):
                 continue
             hist = [h[1] for h in s["history"]]
             wanted = [snap[fn][off] for snap in truth["phases"] if fn in snap]
+            # a form that stayed through two pauses is one entry of the history
+            wanted = [w for i, w in enumerate(wanted) if i == 0 or w != wanted[i - 1]]
             pos = 0
             for name in hist:
                 if pos < len(wanted) and name == wanted[pos]:
@@ -67,7 +69,8 @@ def test_verdicts_and_findings(tmp_path, python):
     sites = _sites(report, "behaviours.py")
 
     def site(fn):
-        (s,) = [s for (f, _), s in sites.items() if f == fn]
+        # 3.15's RESUME is a specialization site of every function too
+        (s,) = [s for (f, _), s in sites.items() if f == fn and s["family"] != "RESUME"]
         return s
 
     assert site("mono")["verdict"] == "specialized"
@@ -177,8 +180,9 @@ def test_unsupported_python_is_named(tmp_path):
     fake.write_text("#!/bin/sh\nif [ \"$1\" = -I ]; then echo 3 10 4; echo cpython; exit 0; fi\nexit 0\n")
     fake.chmod(0o755)
     r = run_watch(["--python", str(fake), "-c", "pass"])
-    assert "supports CPython 3.11, 3.12 and 3.13" in r.stderr
+    assert "supports CPython 3.11 to 3.15" in r.stderr
     assert "3.10.4" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and r.returncode != 0
 
 
 @pytest.mark.parametrize("python", python_params())

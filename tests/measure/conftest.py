@@ -29,3 +29,20 @@ def workload(tmp_path):
         path.write_text(source)
         return path
     return make
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "needs_build(name): needs that CPython build")
+
+
+def pytest_runtest_setup(item):
+    """A missing CPython build skips (saying how to install it), or fails
+    under CI=true."""
+    from quickening.measure import builds
+    for mark in item.iter_markers("needs_build"):
+        name = mark.args[0]
+        if builds.build(name) is None:
+            if builds.under_ci():
+                pytest.fail(builds.missing_reason(name) + " (CI=true: a missing build fails)",
+                            pytrace=False)
+            pytest.skip(builds.missing_reason(name))

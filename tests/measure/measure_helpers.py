@@ -19,6 +19,21 @@ def installed_python(prefix: str):
     return None
 
 
+def build_params(names):
+    """pytest params (value: the interpreter's path, id: the build's name)
+    for the named builds of quickening.measure.builds; a missing one skips,
+    or fails under CI (conftest.py)."""
+    import pytest
+    from quickening.measure import builds
+    return [pytest.param(name, id=name, marks=[pytest.mark.needs_build(name)])
+            for name in names]
+
+
+def build_path(name):
+    from quickening.measure import builds
+    return builds.build(name)
+
+
 class FakeRunner:
     """Records the order of runs; answers with scripted times and digests."""
 

@@ -16,7 +16,7 @@ did: the form at exit, each specialization, re-targeting and fall-back, the
 classes that passed, and a ranked list of what to look at.
 
 options:
-  --python PATH     interpreter to watch (CPython 3.11, 3.12 or 3.13;
+  --python PATH     interpreter to watch (CPython 3.11 to 3.15, any build;
                     default: the one running quickening)
   --interval MS     sampling interval in milliseconds (default 10)
   --json FILE       write the report as JSON (schema: quickening.lens/1)
@@ -91,6 +91,10 @@ def _watch(target, opts):
     html = opts.get("--html")
     if html and os.path.exists(html) and not os.path.isdir(html):
         raise UsageError("quickening watch: --html %s: not a directory" % html)
+    from quickening.lens.target import refusal
+    refused = refusal(python, "quickening watch")
+    if refused:     # before the program runs: it would run for nothing
+        raise UsageError(refused)
     cmd = runner.child_command(python, target)
     keep = opts.get("--keep-samples")
     result = runner.run_watched(cmd, interval, "all" if opts.get("--all-code") else "user",
@@ -121,9 +125,6 @@ def _report(result, target, opts, python, status):
         v = runner.probe_version(python)
         if v is None:
             _err("quickening watch: %s did not start" % python)
-        elif v[3] != "cpython" or tuple(v[:2]) not in ((3, 11), (3, 12), (3, 13)):
-            _err("quickening watch: supports CPython 3.11, 3.12 and 3.13; %s is %s %s"
-                 % (python, v[3], ".".join(map(str, v[:3]))))
         else:
             _err("quickening watch: the lens agent did not report (the program "
                  "may have exited before Python finished starting)")

@@ -1,6 +1,6 @@
 """Decode CPython's live quickened bytecode (``code._co_code_adaptive``).
 
-This module is stdlib-only and runs on CPython 3.11, 3.12 and 3.13: the lens
+This module is stdlib-only and runs on CPython 3.11 to 3.15: the lens
 agent loads it by file path inside the watched program, and the analysis in
 the parent (which may run another Python version) uses the same code with the
 *target's* opcode tables, shipped as a plain dict.
@@ -37,8 +37,11 @@ by name, counter excluded, multi-cell values joined), ``cache`` (raw cells
 after the counter) and ``type_version`` (the cached class version of a
 specialized form, else None; never a dict-keys version).
 
-Counter encoding (see shared/facts): 3.12+ raw = value << 4 | backoff for
-every form; on 3.11 a *specialized* form holds a plain miss budget (53 at
+Counter encoding (see shared/facts): 3.12-3.14 raw = value << 4 | backoff
+for every form, 3.15 raw = value << 3 | backoff; the split is not in any
+table, so ``Tables.current()`` measures it on a fresh BINARY_OP site of the
+target (value 1, backoff 1 reads 17 or 9) and refuses a layout it does not
+recognise.  On 3.11 a *specialized* form holds a plain miss budget (53 at
 specialization) while base / ``*_ADAPTIVE`` forms use value << 4 | backoff.
 Cache fields: 16-bit little-endian cells after the instruction, a 2-cell
 value stored low half first, a 4-cell value is a pointer.
@@ -50,7 +53,8 @@ __all__ = ["Tables", "Site", "decode", "decode_code", "structure",
            "type_version_of", "probe_offsets", "SUPPORTED"]
 
 #: (major, minor) versions whose layouts this module knows.
-SUPPORTED = ((3, 11), (3, 12), (3, 13))
+SUPPORTED = ((3, 11), (3, 12), (3, 13), (3, 14), (3, 15))
+SUPPORTED_TEXT = "CPython 3.11 to 3.15"
 
 # Families whose cache word is not a specialization counter (3.13+: only the
 # experimental tier 2 reads them).
@@ -66,7 +70,8 @@ class Tables(object):
     """Opcode tables of one CPython version (see module docstring)."""
 
     def __init__(self, version, opname, deopt, cache_entries, cache_format,
-                 families, extended_arg, nb_ops):
+                 families, extended_arg, nb_ops, counter_bits=4, jump_initial=None,
+                 layout_error=None):
         self.version = tuple(version)            # (major, minor, micro)
         self.opname = list(opname)               # 256 names, "<N>" if unknown
         self.deopt = list(deopt)                 # live opcode -> base opcode
@@ -76,6 +81,10 @@ class Tables(object):
         self.extended_arg = extended_arg
         self.nb_ops = list(nb_ops)               # BINARY_OP oparg -> symbol
         self.is_311 = self.version[:2] == (3, 11)
+        self.counter_bits = counter_bits         # backoff bits of a counter word
+        self.counter_mask = (1 << counter_bits) - 1
+        self.jump_initial = jump_initial         # fresh JUMP_BACKWARD value (tier 2)
+        self.layout_error = layout_error         # why this build can't be read
         self._adaptive = set()
         for i, name in enumerate(self.opname):
             if name.endswith("_ADAPTIVE"):
@@ -89,7 +98,7 @@ class Tables(object):
         import dis
         import opcode
         version = sys.version_info[:3]
-        names = list(dis._all_opname[:256])
+        names = list(getattr(dis, "_all_opname", dis.opname)[:256])
         opmap = {}
         for i, n in enumerate(names):
             if not n.startswith("<"):
@@ -112,7 +121,7 @@ class Tables(object):
                     deopt[i] = opmap[base]
         ice = opcode._inline_cache_entries
         entries = [0] * 256
-        if isinstance(ice, dict):  # 3.13: name -> cells
+        if hasattr(ice, "items"):  # 3.13+: name -> cells (3.15: a frozendict)
             for n, k in ice.items():
                 if n in opmap:
                     entries[opmap[n]] = k
@@ -134,8 +143,9 @@ class Tables(object):
                 continue
             families.add(base)
         nb_ops = [sym for (_, sym) in getattr(dis, "_nb_ops", [])]
+        bits, jump_initial, error = _measure_counters(version, opmap, entries)
         return cls(version, names, deopt, entries, fmt, families,
-                   opmap["EXTENDED_ARG"], nb_ops)
+                   opmap["EXTENDED_ARG"], nb_ops, bits, jump_initial, error)
 
     def to_dict(self):
         return {
@@ -145,6 +155,8 @@ class Tables(object):
                              for k, v in self.cache_format.items()},
             "families": sorted(self.families),
             "extended_arg": self.extended_arg, "nb_ops": self.nb_ops,
+            "counter_bits": self.counter_bits, "jump_initial": self.jump_initial,
+            "layout_error": self.layout_error,
         }
 
     @classmethod
@@ -152,12 +164,13 @@ class Tables(object):
         return cls(d["version"], d["opname"], d["deopt"], d["cache_entries"],
                    {k: [tuple(x) for x in v]
                     for k, v in d["cache_format"].items()},
-                   d["families"], d["extended_arg"], d["nb_ops"])
+                   d["families"], d["extended_arg"], d["nb_ops"],
+                   d.get("counter_bits", 4), d.get("jump_initial"), d.get("layout_error"))
 
     # -- queries --------------------------------------------------------
 
     def supported(self):
-        return tuple(self.version[:2]) in SUPPORTED
+        return tuple(self.version[:2]) in SUPPORTED and not self.layout_error
 
     def is_specialized(self, op):
         """True for a specialized member (not base, ADAPTIVE or INSTRUMENTED)."""
@@ -178,6 +191,36 @@ class Tables(object):
         if self.deopt[op] == base:
             return "specialized"
         return "other"
+
+
+def _measure_counters(version, opmap, entries):
+    """(backoff bits, fresh JUMP_BACKWARD counter value, error or None),
+    read from code compiled by this interpreter: a fresh BINARY_OP site holds
+    the warm-up counter (value 1, backoff 1)."""
+    if tuple(version[:2]) < (3, 12):
+        return 4, None, None          # 3.11 quickens lazily; layout fixed
+    ns = {}
+    exec("def _f(a, b):\n    return a + b\n"
+         "def _g(n):\n    for i in n:\n        pass\n", ns)
+    raw = ns["_f"].__code__._co_code_adaptive
+    word = None
+    op = opmap.get("BINARY_OP")
+    for i in range(0, len(raw), 2):
+        if raw[i] == op and entries[op]:
+            word = raw[i + 2] | raw[i + 3] << 8
+            break
+    bits = {17: 4, 9: 3}.get(word)
+    if bits is None:
+        return 4, None, ("unknown counter layout: a fresh BINARY_OP site reads %r "
+                         "(expected 17 = 12+4 bits or 9 = 13+3 bits)" % (word,))
+    jump = None
+    raw = ns["_g"].__code__._co_code_adaptive
+    op = opmap.get("JUMP_BACKWARD")
+    for i in range(0, len(raw), 2):
+        if raw[i] == op and entries[op]:
+            jump = (raw[i + 2] | raw[i + 3] << 8) >> bits
+            break
+    return bits, jump, None
 
 
 class Site(object):
@@ -271,6 +314,7 @@ def decode(tables, co_code, adaptive, sites=None):
     out = []
     names = tables.opname
     is311 = tables.is_311
+    bits, mask = tables.counter_bits, tables.counter_mask
     for off, base, arg, ncache in sites:
         live = adaptive[off]
         opname = names[live]
@@ -284,7 +328,7 @@ def decode(tables, co_code, adaptive, sites=None):
         if is311 and state == "specialized":
             value, backoff = raw, None
         else:
-            value, backoff = raw >> 4, raw & 15
+            value, backoff = raw >> bits, raw & mask
         fields = {}
         pos = 1
         for name, size in tables.cache_format.get(family, ()):
@@ -352,13 +396,84 @@ def probe_offsets():
             "func_version": scan(_callee, fv, None)}
 
 
+def describe_build():
+    """What the lens needs to know about this interpreter before watching it
+    (JSON-safe): version, implementation, whether its layout can be read (and
+    why not), and its tier-2 / JIT state."""
+    import os
+    info = {"version": list(sys.version_info[:3]),
+            "implementation": sys.implementation.name,
+            "executable": sys.executable, "readable": False, "reason": None}
+    if sys.implementation.name != "cpython":
+        info["reason"] = "%s is not CPython" % sys.implementation.name
+    elif tuple(sys.version_info[:2]) not in SUPPORTED:
+        info["reason"] = "CPython %d.%d has no layout this lens knows" % sys.version_info[:2]
+    elif not hasattr(describe_build.__code__, "_co_code_adaptive"):
+        info["reason"] = "code objects have no _co_code_adaptive"
+    else:
+        try:
+            t = Tables.current()
+            if t.layout_error:
+                info["reason"] = t.layout_error
+            elif not t.families:
+                info["reason"] = "no specializing families found in its opcode tables"
+            else:
+                info["readable"] = True
+                info["counter_bits"] = t.counter_bits
+        except Exception as exc:   # a table of a shape we do not know
+            info["reason"] = "its opcode tables have an unknown shape (%s: %s)" % (
+                type(exc).__name__, exc)
+    info["tier2"] = tier2_state()
+    info["env_jit"] = os.environ.get("PYTHON_JIT")
+    return info
+
+
+def tier2_state():
+    """{"built": bool, "enabled": bool|None, "executors": bool, "why": str}.
+
+    ``built``: the interpreter has tier 2 (``sys._jit`` present, 3.14+);
+    ``enabled``: it is switched on in this process; ``executors``:
+    ``_opcode.get_executor`` can answer."""
+    jit = getattr(sys, "_jit", None)
+    out = {"built": False, "enabled": None, "available": None, "executors": False,
+           "why": None}
+    try:
+        import _opcode
+        out["executors"] = hasattr(_opcode, "get_executor")
+    except ImportError:
+        pass
+    if jit is None:
+        out["why"] = ("this build has no tier 2 / JIT (CPython %d.%d without "
+                      "--enable-experimental-jit)" % sys.version_info[:2])
+        return out
+    out["built"] = True
+    try:
+        out["available"] = bool(jit.is_available())
+        out["enabled"] = bool(jit.is_enabled())
+    except Exception as exc:
+        out["why"] = "sys._jit did not answer (%r)" % (exc,)
+        return out
+    if not out["available"]:
+        out["why"] = "the JIT is built in but not available on this machine"
+    elif not out["enabled"]:
+        out["why"] = ("tier 2 and the JIT are built in but off: run with "
+                      "PYTHON_JIT=1 to switch them on")
+    return out
+
+
 def _main(argv):
-    """``python decode.py TABLES [CODE]``: write this interpreter's tables
+    """``python decode.py --describe``: print describe_build() as JSON.
+
+    ``python decode.py TABLES [CODE]``: write this interpreter's tables
     (marshal) and, with CODE, the compiled lens agent and decoder (so the
     watched program need not compile them at start-up even when bytecode
     caching is off)."""
     import marshal
     import os
+    if argv[1:2] == ["--describe"]:
+        import json
+        sys.stdout.write(json.dumps(describe_build()) + "\n")
+        return 0
     d = Tables.current().to_dict()
     try:
         d["offsets"] = probe_offsets()

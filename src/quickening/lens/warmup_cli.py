@@ -77,6 +77,10 @@ def _main(argv):
         if not found:
             raise WarmupError("quickening warmup: --python %s: no such executable" % a.python)
         a.python = found
+    from quickening.lens.target import refusal
+    refused = refusal(a.python, "quickening warmup")
+    if refused:
+        raise WarmupError(refused)
     if a.stmt is not None:
         if a.args:
             raise WarmupError("quickening warmup: unexpected arguments after -c: %s"

@@ -4,7 +4,7 @@ import sys
 
 from quickening.measure import cliutil, compare, corpus, machine, records
 from quickening.measure.progress import Progress
-from quickening.measure.runner import Side, isolate_env, parse_env, resolve_python
+from quickening.measure.runner import Side, isolate_env, parse_env, readable_python
 
 PROG = "quickening compare"
 
@@ -56,7 +56,7 @@ def make_sides(opts) -> list:
     sides = []
     for s in ("a", "b"):
         python = getattr(opts, f"{s}_python") or sys.executable
-        side = Side(label=s.upper(), python=resolve_python(python),
+        side = Side(label=s.upper(), python=readable_python(python),
                     env=parse_env(getattr(opts, f"{s}_env"), f"--{s}-env"),
                     args=list(getattr(opts, f"{s}_arg")),
                     name=getattr(opts, f"{s}_name") or "")

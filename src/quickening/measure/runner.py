@@ -64,6 +64,17 @@ def resolve_python(path: str) -> str:
     raise MeasureError(f"interpreter not found or not executable: {path}")
 
 
+def readable_python(path: str) -> str:
+    """resolve_python(path), refused (MeasureError, one line) unless the lens
+    can read that build: asked before anything runs on it."""
+    from quickening.lens.target import refusal
+    python = resolve_python(path)
+    line = refusal(python)
+    if line:
+        raise MeasureError(line)
+    return python
+
+
 def parse_env(items, option="--env") -> dict:
     env = {}
     for item in items or ():

@@ -1,4 +1,8 @@
-"""The eleven one-line operations of the `specialize` and `warmup` experiments.
+"""The one-line operations of the `specialize` and `warmup` experiments.
+
+The first eleven are the seed's; the rest show the forms 3.14 and 3.15 added
+(BINARY_OP_EXTEND for mixed int/float, subscripts under BINARY_OP, CALL_KW,
+GET_ITER and CALL_FUNCTION_EX families on 3.15).
 
 Each snippet is ``setup`` (module-level code run once) and ``stmt`` (one
 line).  A child process runs the setup, wraps the line in a function
@@ -48,6 +52,21 @@ SNIPPETS = [
                          ("its PRECALL (3.11)", ("PRECALL",)))),
     Snippet("py_call", "call of a Python function", "def g(x):\n    return x", "g(1)",
             ("CALL",), (("its PRECALL (3.11)", ("PRECALL",)),)),
+    # forms of 3.14 and 3.15
+    Snippet("mixed_add", "int + float", "a = 1\nb = 2.5", "a + b", ("BINARY_OP",)),
+    Snippet("list_first", "list item at a constant index", "xs = [1, 2, 3]", "xs[0]",
+            ("BINARY_SUBSCR", "BINARY_OP")),
+    Snippet("list_iter", "iterate over a list", "xs = [1, 2, 3]", "[x for x in xs]",
+            ("GET_ITER",), (("the loop", ("FOR_ITER",)),)),
+    Snippet("kw_call", "keyword call", "def g(x):\n    return x", "g(x=1)",
+            ("CALL_KW", "CALL")),
+    Snippet("star_call", "call with *args", "def g(x):\n    return x\nargs = (1,)", "g(*args)",
+            ("CALL_FUNCTION_EX",)),
 ]
+
+#: The seed's eleven: each one specializes on every CPython from 3.11 on.
+SEED_KEYS = ("int_add", "float_add", "str_concat", "list_index", "dict_index",
+             "instance_attr", "slots_attr", "module_attr", "global_builtin",
+             "method_call", "py_call")
 
 BY_KEY = {s.key: s for s in SNIPPETS}

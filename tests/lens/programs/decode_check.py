@@ -135,7 +135,7 @@ for fn in (workload, wide, Plain.meth):
         if not any(s.oparg > 255 for s in sites):
             mismatch.append(["no EXTENDED_ARG site seen"])
 
-json.dump({"mismatch": mismatch, "checked": checked,
+json.dump({"mismatch": mismatch, "checked": checked, "version": list(sys.version_info[:3]),
            "specialized": sorted(set(s.opname for fn in (workload, wide)
                                      for s in D.decode_code(fn.__code__)))},
           sys.stdout)

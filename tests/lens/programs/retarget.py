@@ -60,7 +60,7 @@ def site():
 
 def cache_cells(off):
     ice = opcode._inline_cache_entries
-    n = ice["LOAD_ATTR"] if isinstance(ice, dict) else ice[opcode.opmap["LOAD_ATTR"]]
+    n = ice["LOAD_ATTR"] if hasattr(ice, "items") else ice[opcode.opmap["LOAD_ATTR"]]
     b = get.__code__._co_code_adaptive
     return b[off + 4: off + 2 + 2 * n]   # every cache cell but the counter
 

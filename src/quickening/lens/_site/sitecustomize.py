@@ -59,7 +59,7 @@ def _quickening_lens_boot():
     sys.path[:] = [p for p in sys.path
                    if not p or os.path.abspath(p) != here]
     agent = None
-    if sys.version_info[:2] not in ((3, 11), (3, 12), (3, 13)) or \
+    if sys.version_info[:2] not in ((3, 11), (3, 12), (3, 13), (3, 14), (3, 15)) or \
             sys.implementation.name != "cpython":
         env.pop("QUICKENING_LENS_OUT", None)   # the parent explains why
         return None

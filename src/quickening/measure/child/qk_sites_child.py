@@ -21,7 +21,7 @@ import sys
 
 def cache_entries(opname):
     table = dis._inline_cache_entries
-    if isinstance(table, dict):
+    if hasattr(table, "get"):          # 3.13+: by name (3.15: a frozendict)
         return table.get(opname, 0)
     op = opcode.opmap.get(opname)
     return table[op] if op is not None else 0

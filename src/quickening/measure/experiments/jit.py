@@ -13,7 +13,7 @@ experiment: it says so and stops.
 import sys
 
 from quickening.measure import compare, corpus
-from quickening.measure.runner import Side, isolate_env, resolve_python, run_json_child
+from quickening.measure.runner import Side, isolate_env, readable_python, resolve_python, run_json_child
 
 NAME = "jit"
 SUMMARY = "four short loops with PYTHON_JIT=0 against PYTHON_JIT=1 (needs a JIT build)"
@@ -73,7 +73,7 @@ def validate(opts):
 
 def preflight(opts) -> str | None:
     """Stop before any timing when the interpreter has no JIT to switch."""
-    python = resolve_python(opts.python or sys.executable)
+    python = readable_python(opts.python or sys.executable)
     return no_jit_message(python, probe_jit(python)["interpreter"])
 
 

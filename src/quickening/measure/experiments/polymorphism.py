@@ -17,7 +17,7 @@ from quickening.measure import engine, stats, text
 from quickening.measure.corpus import LOOPS_DIR
 from quickening.measure.engine import Config, Group
 from quickening.measure.machine import busy_note, fmt_load
-from quickening.measure.runner import Side, resolve_python
+from quickening.measure.runner import Side, readable_python, resolve_python
 
 NAME = "polymorphism"
 SUMMARY = "time per access of one o.x site fed 1..5 classes, loop and call shapes"
@@ -90,8 +90,8 @@ def summarize_group(group: Group) -> dict:
 def validate(opts):
     if min(opts.repeats, opts.rounds, opts.objects, opts.passes, opts.max_classes) < 1:
         raise ValueError("--repeats, --rounds, --objects, --passes, --max-classes must be >= 1")
-    for p in opts.python:
-        resolve_python(p)
+    for p in opts.python or [sys.executable]:
+        readable_python(p)
 
 
 def run(opts, record, progress):

@@ -1,4 +1,4 @@
-"""`experiment specialize`: what each of eleven one-line operations becomes.
+"""`experiment specialize`: what each of the one-line operations becomes.
 
 For every interpreter named with ``--python`` (default: the running one) a
 child process runs each snippet's function ``--calls`` times (500) and reads
@@ -10,10 +10,10 @@ stored table: the answer is whatever that interpreter does.
 import sys
 
 from quickening.measure import snippets, text
-from quickening.measure.runner import resolve_python, run_json_child
+from quickening.measure.runner import readable_python, resolve_python, run_json_child
 
 NAME = "specialize"
-SUMMARY = "what eleven one-line operations become after warm-up, per interpreter"
+SUMMARY = "what sixteen one-line operations become after warm-up, per interpreter"
 
 
 def add_arguments(p):
@@ -66,8 +66,8 @@ def summarize(result: dict, snippet: snippets.Snippet) -> dict:
 def validate(opts):
     if opts.calls < 1:
         raise ValueError("--calls must be at least 1")
-    for p in opts.python:
-        resolve_python(p)
+    for p in opts.python or [sys.executable]:
+        readable_python(p)
 
 
 def run(opts, record, progress):
