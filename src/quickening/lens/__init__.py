@@ -9,7 +9,7 @@ over time.
   :func:`quickening.lens.warmup.trace_warmup`) runs fresh code objects one
   execution at a time.
 * :mod:`quickening.lens.decode` decodes a live quickened stream for CPython
-  3.11, 3.12 and 3.13.
+  3.11 to 3.15.
 
 This package must import on 3.11 and 3.12 too: keep it free of newer syntax.
 """

@@ -188,7 +188,7 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
                       "invisible; use a smaller --interval or a longer run"
                       % info["samples"], style="yellow")
     if not info["supported"]:
-        console.print("warning: the lens knows CPython 3.11, 3.12 and 3.13; "
+        console.print("warning: the lens knows CPython 3.11 to 3.15; "
                       "this is %s, so forms may be misread" % info["version"],
                       style="bold red")
     if not info["complete"]:

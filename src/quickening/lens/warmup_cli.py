@@ -1,5 +1,5 @@
 """`quickening warmup`: each site's form, execution by execution, on a fresh
-code object in the real CPython (3.11, 3.12 or 3.13)."""
+code object in the real CPython (3.11 to 3.15)."""
 
 import argparse
 import os
