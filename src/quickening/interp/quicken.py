@@ -159,10 +159,16 @@ class Site:
         return self.cells[self.ci + i]
 
     # -- transitions -----------------------------------------------------------------
-    def specialize(self, member, handler, cache=None, cells=(), written=()):
+    def specialize(self, member, handler=None, cache=None, cells=(), written=(), **facts):
         """Rewrite this site into `member`: opcode, cache cells, counter, handler.
-        `cells`: the cache cells after the counter, in order; or `written`: (i, value)
-        for only the cells written (cell ci + 1 + i)."""
+        A declared member (spec.Member) derives its handler and the cells it writes
+        from its facts, given by name.  Otherwise `member` is a name and `cells` the
+        cache cells after the counter, in order; or `written`: (i, value) for only
+        the cells written (cell ci + 1 + i)."""
+        if not isinstance(member, str):
+            handler = member.handler(self.oparg, **facts)
+            written = member.written(facts)
+            member = member.name
         stream = self.cells
         was_specialized = (stream[self.pc] & 0xFF) != self.base
         if was_specialized or self.successes:

@@ -1,0 +1,390 @@
+"""The specification's vocabulary: guards, members and families, each declared once.
+
+CPython's Python/bytecodes.c declares each instruction once -- its family,
+the guard ops it is made of, its cache layout, its operation -- and a
+generator derives the interpreters from it.  This module does the same in
+Python.  A family module declares
+
+    BINARY_OP = Family("BINARY_OP", operands="lhs rhs", generic=..., specializer=...)
+
+    ADD_INT = BINARY_OP.member(
+        "BINARY_OP_ADD_INT",
+        stack="left right -- res",
+        guards=[EXACT_TYPE("left", int), EXACT_TYPE("right", int)],
+        op="left + right", result=int, runs_code=False)
+
+and everything else is derived here from that declaration:
+
+  * the base instruction's adaptive handler (count down; at zero, specialize
+    on the live operands) from the family's generic operation and specializer;
+  * each member's dispatch handler: its guards, then its operation; a failed
+    guard deoptimizes (counts the miss and runs the base handler);
+  * the cells the specializer writes, from the member's facts named after the
+    family's cache fields (`version` is written into the `version` cells);
+  * its in-place form in fused runs (a lowering.Shape);
+  * its entry in docs/members.md (reference()).
+
+Handlers are generated Python source (generated.py registers it with
+linecache): a member's handler reads exactly like the hand-written one it
+replaces, so deriving it costs nothing at run time.
+
+Names in a declaration: a stack effect names the operands (deepest first)
+and the results; guards and the operation are Python expressions over those
+names, the member's facts (what the specializer records for the site, bound
+per site) and the names a guard declares it needs (`needs`).  `OPARG` stands
+for the instruction's oparg where a guard or an operation depends on it.
+"""
+
+import re
+
+from quickening.interp import generated, host, quicken
+from quickening.interp.lowering import Shape, SiteShape
+
+OPARG = "oparg"     # a guard's argument or an operation's name: the instruction's oparg
+
+
+# -- guards ------------------------------------------------------------------------------
+class Guard:
+    """A named test a member makes before its operation (bytecodes.c's DEOPT_IF op).
+
+    `test` is a Python expression over named parameters ({x}, {T} ...), bound
+    when a member uses the guard; `needs` are objects the test names (read
+    from memory: a memoryview, an offset).  A miss deoptimizes."""
+
+    def __init__(self, name, test, doc, needs=None):
+        self.name, self.test, self.doc = name, test, doc
+        self.params = tuple(dict.fromkeys(re.findall(r"{(\w+)}", test)))
+        self.needs = dict(needs or {})
+
+    def __call__(self, *args, **kwargs):
+        bound = dict(zip(self.params, args))
+        bound.update(kwargs)
+        missing = set(self.params) - set(bound)
+        if missing:
+            raise TypeError(f"guard {self.name} needs {', '.join(sorted(missing))}")
+        return Check(self, bound)
+
+    def __repr__(self):
+        return f"<guard {self.name}: {self.test}>"
+
+
+class Check:
+    """A guard applied to a member's names (operands, facts) or to constants."""
+
+    __slots__ = ("guard", "bound")
+
+    def __init__(self, guard, bound):
+        self.guard, self.bound = guard, bound
+
+    def text(self):
+        """The test over the member's names (a type as its builtin name, an int as itself)."""
+        return self.guard.test.format(**{p: _written(v) for p, v in self.bound.items()})
+
+
+def _written(value):
+    if isinstance(value, str):
+        return value                # a name of the member (or an expression of them)
+    if isinstance(value, type):
+        return value.__name__       # (builtins only: generated code sees the builtins)
+    if type(value) is int:
+        return repr(value)
+    raise TypeError(f"a guard's argument must be a name, a builtin type or an int: {value!r}")
+
+
+# The guards the families share (each has one meaning; a family may declare its own).
+EXACT_TYPE = Guard("EXACT_TYPE", "type({x}) is {T}",
+                   "x's type is exactly T (a subclass misses)")
+EXACT_SET = Guard("EXACT_SET", "(type({x}) is set or type({x}) is frozenset)",
+                  "x is exactly a set or a frozenset")
+IS_NONE = Guard("IS_NONE", "{x} is None", "x is None")
+COMPACT = 1 << 30                  # |v| < 2**30: an int of one 30-bit digit
+COMPACT_INT = Guard("COMPACT_INT", f"-{COMPACT} < {{x}} < {COMPACT}",
+                    "the int x is compact (one 30-bit digit)")
+NON_NEGATIVE_COMPACT = Guard("NON_NEGATIVE_COMPACT", f"0 <= {{x}} < {COMPACT}",
+                             "the int x is compact and not negative")
+INDEX_IN_RANGE = Guard("INDEX_IN_RANGE", "{index} < len({seq})",
+                       "index (not negative) is within seq")
+EXACT_LENGTH = Guard("EXACT_LENGTH", "len({seq}) == {n}", "seq has exactly n items")
+
+
+# -- members -----------------------------------------------------------------------------
+class Member:
+    """One specialized form of a family, declared once (see the module's docstring).
+
+    stack      "in1 in2 -- out1": operands deepest first, then results; "*items" is
+               a variable number of results (the operation then gives a list)
+    guards     Checks, tested in order before the operation
+    op         the result's expression (a list for several results, a statement
+               when there is none), or a function of the oparg giving it
+    facts      what the specializer records for a site (names bound per site);
+               those named after a cache field of the family are written into its cells
+    variants   oparg -> names the guards and the operation use as {name}
+    serves     oparg -> whether a site with that oparg can hold the member
+    in_place   whether fused runs execute it in place (else through its handler)
+    result     the exact type of its one result (what a fused run then knows)
+    runs_code  whether the operation may run code of the program once its guards
+               passed (hashing a key, comparing items ...)
+    raises     whether the operation may raise
+    fallible   an exception the operation raises where the member misses after its
+               guards passed (an index past the end): a fused run then goes
+               through the table, which counts the miss
+    """
+
+    def __init__(self, family, name, *, stack, guards, op, facts=(), variants=None,
+                 serves=None, in_place=True, result=None, runs_code=True, raises=True,
+                 fallible=None, doc=""):
+        inputs, _, outputs = stack.partition("--")
+        self.family, self.name, self.stack = family, name, stack
+        self.inputs, self.outputs = tuple(inputs.split()), tuple(outputs.split())
+        self.guards, self.op, self.facts = tuple(guards), op, tuple(facts)
+        self.variants, self._serves, self.runs_in_place = variants, serves, in_place
+        self.result, self.runs_code, self.raises, self.fallible = result, runs_code, raises, fallible
+        self.doc = doc
+        self.needs = {}
+        for check in self.guards:
+            self.needs.update(check.guard.needs)
+        fields = family.cache_fields
+        self.cells = tuple(fact for fact in self.facts if fact in fields)
+        self._handlers = {}       # variant key -> handler (or, with facts, its factory)
+        self._kinds = {}          # variant key -> SiteShape (members with facts)
+
+    # -- what a site of this member runs ----------------------------------------------
+    def serves(self, oparg):
+        return self._serves is None or self._serves(oparg)
+
+    def _key(self, oparg):
+        names = self.variants(oparg) if self.variants is not None else {}
+        variable = callable(self.op) or any(v is OPARG for c in self.guards
+                                            for v in c.bound.values())
+        return (tuple(sorted(names.items())), oparg if variable else None), names
+
+    def _texts(self, oparg, names):
+        """(guard, results or statement) over the member's names, for this oparg."""
+        subst = dict(names, oparg=oparg)
+        guard = " and ".join(c.text() for c in self.guards)
+        op = self.op(oparg) if callable(self.op) else self.op
+        results = [op] if isinstance(op, str) and self.outputs else list(op) if self.outputs else []
+        statement = None if self.outputs else op
+        fill = _filler(subst)
+        return fill(guard), [fill(r) for r in results], (fill(statement) if statement else None)
+
+    def handler(self, oparg, **facts):
+        """The dispatch handler of a site holding this member (with its facts)."""
+        key, names = self._key(oparg)
+        made = self._handlers.get(key)
+        if made is None:
+            made = self._handlers[key] = self._generate(oparg, names)
+        if not self.facts:
+            return made
+        handler = made(*(facts[name] for name in self.facts))
+        if not self.runs_in_place:
+            return handler
+        return self._kind(oparg).facts(handler, *(facts[name] for name in self.facts),
+                                       *self._objects())
+
+    def _generate(self, oparg, names):
+        guard, results, statement = self._texts(oparg, names)
+        fname = self.name.lower()
+        body = [f"def {fname}(f, stack, site, nxt):"]
+        for depth, name in enumerate(reversed(self.inputs), start=1):
+            body.append(f"    {name} = stack[-{depth}]")
+        body.append(f"    if {guard}:")
+        body += ["        " + line for line in _stack_update(len(self.inputs), results, statement)]
+        body.append("        return nxt")
+        body.append("    site.misses += 1")
+        body.append("    return base(f, stack, site, nxt)")
+        if self.facts:
+            body = [f"def make({', '.join(self.facts)}):"] + ["    " + b for b in body]
+            body.append(f"    return {fname}")
+        namespace = {"base": self.family.base_handler, **self.needs}
+        label = self.name + (f" oparg {oparg}" if self._key(oparg)[0][1] is not None else "")
+        exec(generated.compile_registered("member", "\n".join(body) + "\n", label), namespace)
+        made = namespace["make" if self.facts else fname]
+        if not self.facts:
+            made.fuse_as = self._shape
+        made.member = self
+        return made
+
+    def written(self, facts):
+        """(i, value) for the cache cells the member's facts fill (cell ci + 1 + i): a
+        field of two cells holds 32 bits, low half first; of four, a 64-bit value."""
+        out = []
+        offset = 0
+        for field, size in self.family.cache_fields.items():
+            if field == "counter":
+                continue
+            if field in self.cells:
+                value = facts[field]
+                out += [(offset + j, (value >> (16 * j)) & 0xFFFF) for j in range(size)]
+            offset += size
+        return out
+
+    # -- in place in fused runs ------------------------------------------------------
+    def _objects(self):
+        """The objects the guards need that are not ints (facts after the member's own)."""
+        return tuple(v for v in self.needs.values() if type(v) is not int)
+
+    def _shape(self, oparg):
+        """The member's Shape for fused runs (None where it does not serve the oparg):
+        its names become positions ({0} the deepest operand), its facts {c0} ..."""
+        if not self.serves(oparg):
+            return None
+        _, names = self._key(oparg)
+        guard, results, statement = self._texts(oparg, names)
+        positions = {name: f"{{{i}}}" for i, name in enumerate(self.inputs)}
+        objects = [n for n, v in self.needs.items() if type(v) is not int]
+        positions.update((fact, f"{{c{i}}}") for i, fact in enumerate(self.facts + tuple(objects)))
+        positions.update((n, repr(v)) for n, v in self.needs.items() if type(v) is int)
+        place = _placer(positions)
+        return Shape(len(self.inputs), [place(r) for r in results], guard=place(guard),
+                     effects=[place(statement)] if statement else (),
+                     raises=self.raises, fallible=self.fallible, result_type=self.result,
+                     pure=not self.runs_code, consts=None if self.facts else ())
+
+    def _kind(self, oparg):
+        key, _ = self._key(oparg)
+        kind = self._kinds.get(key)
+        if kind is None:
+            kind = self._kinds[key] = SiteShape(self._shape)
+            kind.member = self
+        return kind
+
+    def in_place(self, oparg):
+        """What fused runs recognize a site of this member by: its handler, or (with
+        facts) its SiteShape; None where it does not serve the oparg."""
+        if not self.runs_in_place or not self.serves(oparg):
+            return None
+        return self._kind(oparg) if self.facts else self.handler(oparg)
+
+    def __repr__(self):
+        return f"<member {self.name}>"
+
+
+def _stack_update(n_in, results, statement):
+    """Statements replacing the n_in operands on the stack by the results."""
+    k = len(results)
+    if statement is not None:
+        return [statement, f"del stack[-{n_in}:]"]
+    lines = []
+    if n_in > k:
+        lines.append(f"del stack[-{n_in - k}:]" if n_in - k > 1 else "del stack[-1]")
+        n_in = k
+    if k == 1 and n_in == 1:
+        lines.append(f"stack[-1] = {results[0]}")
+    else:
+        lines.append(f"stack[-{n_in}:] = ({', '.join(results)},)")
+    return lines
+
+
+def _filler(names):
+    """Replace {name} placeholders of the variants (and {oparg}) in a text."""
+    def fill(text):
+        return re.sub(r"{(\w+)}", lambda m: str(names[m.group(1)]), text)
+    return fill
+
+
+def _placer(positions):
+    """Turn a text over a member's names into a Shape template: braces doubled, each
+    name (not after a dot) replaced by its position."""
+    if not positions:
+        return lambda text: text.replace("{", "{{").replace("}", "}}")
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, positions)) + r")\b")
+
+    def place(text):
+        text = text.replace("{", "{{").replace("}", "}}")
+        return pattern.sub(lambda m: positions[m.group(1)], text)
+    return place
+
+
+# -- families ----------------------------------------------------------------------------
+class Family(quicken.Family):
+    """An instruction family declared once: its base instruction's generic operation
+    and specializer, its cache layout (the host's), and its members in order.
+
+    operands   the names of the stack operands the specializer looks at, deepest
+               first ("lhs rhs"); the base handler passes them to it
+    generic    the generic instruction's handler (ops/), run while counting down
+    specializer (site, *operands) -> rewrites the site through site.specialize/fail
+    locals     the specializer also reads the frame's locals (its stack, locals first),
+               after the operands, as CPython's gets LOCALS_ARRAY
+    """
+
+    def __init__(self, name, *, operands, generic, specializer, stats_operands=None,
+                 locals=False):
+        names = tuple(operands.split())
+        super().__init__(name, [], operands=len(names) if stats_operands is None
+                         else stats_operands)
+        self.cache_fields = dict(host.CACHE_FORMAT.get(name, {}))
+        self.specializer = specializer
+        self.generic = generic
+        self.declared = []
+        self._adapt(names, locals)
+
+    def _adapt(self, names, locals):
+        """Derive the base instruction's adaptive handler (bytecodes.c's specializing op)."""
+        reads = ", ".join([f"stack[-{len(names) - i}]" for i in range(len(names))]
+                          + (["stack"] if locals else []))
+        source = (f"def {self.name.lower()}(f, stack, site, nxt):\n"
+                  "    cells = site.cells\n"
+                  "    counter = cells[site.ci]\n"
+                  "    if counter < 16:\n"
+                  f"        specialize(site, {reads})\n"
+                  "        return site.pc\n"
+                  "    cells[site.ci] = counter - 16\n"
+                  "    return generic(f, stack, site.arg, nxt)\n")
+        namespace = {"specialize": self.specializer, "generic": self.generic}
+        exec(generated.compile_registered("adaptive", source, self.name), namespace)
+        self.adaptive()(namespace[self.name.lower()])
+
+    def member(self, name, **declaration):
+        member = Member(self, name, **declaration)
+        self.declared.append(member)
+        self.members = tuple(m.name for m in self.declared)
+        self.inline_members = self._inline
+        return member
+
+    def _inline(self, oparg):
+        found = (m.in_place(oparg) for m in self.declared)
+        return tuple(kind for kind in found if kind is not None)
+
+
+# -- reference ---------------------------------------------------------------------------
+def reference(families):
+    """docs/members.md: every declared member with its guards, cache and operation."""
+    out = ["# Members of CPython 3.13's families, as the interpreter declares them",
+           "",
+           "Generated from the declarations in `src/quickening/interp/families/` by",
+           "`python -m quickening.interp.families --reference`; a test fails when it is stale.",
+           ""]
+    for family in families:
+        out.append(f"## {family.name}")
+        out.append("")
+        layout = ", ".join(f"{k} ({v})" for k, v in family.cache_fields.items())
+        out.append(f"Cache (16-bit cells): {layout or 'none'}.")
+        out.append("")
+        for member in family.declared:
+            out.append(f"### {member.name}")
+            out.append("")
+            out.append(f"- stack: `{member.stack.strip()}`")
+            for check in member.guards:
+                out.append(f"- guard {check.guard.name}: `{check.text()}` ({check.guard.doc})")
+            op = member.op
+            shown = "a function of the oparg" if callable(op) else (
+                op if isinstance(op, str) else ", ".join(op))
+            out.append(f"- operation: `{shown}`")
+            if member.variants is not None:
+                out.append("- its operation depends on the oparg (variants)")
+            if member.facts:
+                cells = [f for f in member.facts if f in member.cells]
+                kept = [f for f in member.facts if f not in member.cells]
+                if cells:
+                    out.append(f"- facts in the cache: {', '.join(cells)}")
+                if kept:
+                    out.append(f"- facts kept beside the stream: {', '.join(kept)}")
+            out.append(f"- may run code of the program: {'yes' if member.runs_code else 'no'}")
+            if member.result is not None:
+                out.append(f"- result type: {member.result.__name__}")
+            if member.doc:
+                out.append(f"- {member.doc}")
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"
