@@ -160,7 +160,8 @@ def generated_source(code, info, out):
             continue
         needed = fusion.INSIDE_WARMUP if pc in inside else fusion.ENTRY_WARMUP
         reached = (info.fuse_waits or {}).get(pc, 0)
-        out.write(where + f"reached {reached} times since the code got hot, made at {needed}"
+        out.write(where + f"reached {reached} time{'' if reached == 1 else 's'} since the code "
+                  f"got hot, made at {needed}"
                   + (" (another run goes through it)" if pc in inside else "") + "\n")
     for pc in made:
         fn = info.instrs[pc][0]
