@@ -34,11 +34,16 @@ def program(name):
     return os.path.join(PROGRAMS, name)
 
 
-def run_watch(args, cwd=None, input=None, timeout=120):
-    """Run `quickening watch ARGS` with the test interpreter."""
+def run_watch(args, cwd=None, input=None, timeout=120, env=None):
+    """Run `quickening watch ARGS` with the test interpreter (``env``: extra
+    environment variables, e.g. PYTHON_JIT)."""
     cmd = [sys.executable, "-m", "quickening", "watch", *args]
+    full = None
+    if env:
+        full = dict(os.environ)
+        full.update(env)
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd,
-                          input=input, timeout=timeout)
+                          input=input, timeout=timeout, env=full)
 
 
 def watch_json(tmp_path, python, prog_args, interval="2", extra=()):

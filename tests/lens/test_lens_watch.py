@@ -246,10 +246,14 @@ def test_fork_sees_no_extra_thread(tmp_path, python):
 
 
 def test_json_schema_keys(tmp_path):
-    """The documented JSON schema (quickening.lens/1) keeps its keys."""
+    """The documented JSON schema (quickening.lens/2: /1 plus tier2) keeps its keys."""
     py = PYTHONS.get("3.13", sys.executable)
     _, report = watch_json(tmp_path, py, [program("retarget.py"), "0.005"])
-    assert report["schema"] == "quickening.lens/1"
+    assert report["schema"] == "quickening.lens/2"
+    assert {"state", "why_not", "loops"} == set(report["tier2"])
+    for l in report["tier2"]["loops"]:
+        assert {"id", "file", "function", "offset", "line", "end_line", "source", "form",
+                "executor_index", "counter", "threshold", "executors"} <= set(l)
     assert {"version", "executable", "supported"} <= set(report["python"])
     assert {"argv", "exit_status", "wall_s", "duration_s", "interval_ms",
             "samples", "code_objects", "complete"} <= set(report["run"])

@@ -234,6 +234,13 @@ class Agent(object):
         self.read_cost = 0.0
         self.done = False
         self.tv_ops, self.fv_ops = self._version_ops()
+        # sys._jit says "off" while site runs (the JIT starts after it): asked
+        # again at the first tick and at exit (see _tier2_check)
+        self.tier2 = self.decode.tier2_state()
+        self.tier2_on = False
+        self.tier2_checks = 0
+        self.loops = {}          # cid -> back-edge offsets
+        self.executors = {}      # (cid, offset) -> (executor index, executor)
         self.tp_version_offset = None
         self.func_version_offset = None
         self._probed = False
@@ -249,6 +256,7 @@ class Agent(object):
             "tables": None if self.tables_path else self.tables.to_dict(),
             "tables_path": self.tables_path,
             "argv": list(sys.argv),
+            "tier2": self.tier2,
         }))
         self.out.flush()
 
@@ -368,7 +376,62 @@ class Agent(object):
             "firstlineno": code.co_firstlineno,
             "co_code": co_code,
             "sites": sites,
+            "loops": self._loop_meta(code, positions),
         }))
+
+    def _loop_meta(self, code, positions):
+        """[(offset, line of the back edge, line of the loop's head)]."""
+        out = []
+        t = self.tables
+        for off, arg in self.decode.loop_offsets(t, code.co_code):
+            head = off + 2 + 2 * t.cache_entries[code.co_code[off]] - 2 * arg
+            line = positions[off // 2][0] if off // 2 < len(positions) else None
+            hline = positions[head // 2][0] if 0 <= head // 2 < len(positions) else None
+            out.append((off, line, hline))
+        return out
+
+    # -- tier 2 -----------------------------------------------------------
+
+    def _check_loops(self, entry, b, now):
+        """A back edge whose byte became ENTER_EXECUTOR got a tier-2
+        executor: read it once (micro-ops, guards, exits) and keep it, to
+        tell when it is gone (invalidated or thrown away)."""
+        cid, code = entry[0], entry[1]
+        loops = self.loops.get(cid)
+        if loops is None:
+            loops = self.loops[cid] = [o for o, _ in self.decode.loop_offsets(
+                self.tables, code.co_code)]
+        ee = self.tables.enter_executor
+        for off in loops:
+            key = (cid, off)
+            prev = self.executors.get(key)
+            if b[off] == ee:
+                index = b[off + 1]
+                if prev is not None and prev[0] == index:
+                    continue
+                if prev is not None:
+                    self._executor_gone(key, prev, now)
+                got = self.decode.executor_info(code, off)
+                if got is None:
+                    continue
+                info, ex = got
+                positions = list(code.co_positions())
+                for u in info["uops"]:
+                    o = u[3]
+                    u.append(positions[o // 2][0] if o is not None and
+                             o // 2 < len(positions) else None)
+                self.executors[key] = (index, ex)
+                self._write(("executor", now, cid, off, index, info))
+            elif prev is not None:
+                self._executor_gone(key, prev, now)
+
+    def _executor_gone(self, key, prev, now):
+        del self.executors[key]
+        try:
+            valid = bool(prev[1].is_valid())
+        except Exception:
+            valid = None
+        self._write(("executor-gone", now, key[0], key[1], prev[0], valid))
 
     def audit(self, event, args):
         if event == "exec":
@@ -494,8 +557,19 @@ class Agent(object):
 
     # -- sampling -----------------------------------------------------------
 
+    def _tier2_check(self):
+        state = self.decode.tier2_state()
+        self.tier2_checks += 1
+        self.tier2_on = bool(state.get("enabled") and state.get("executors")
+                             and self.tables.enter_executor is not None)
+        if state != self.tier2 or self.tier2_checks == 1:
+            self.tier2 = state
+            self._write(("tier2", self.now(), state))
+
     def tick(self, final=False):
         t_start = time.thread_time()
+        if self.tier2_checks == 0 or (final and self.tier2_checks < 2):
+            self._tier2_check()
         pend = self.pending_exec
         if pend:
             self.pending_exec = []
@@ -524,6 +598,8 @@ class Agent(object):
                 # big programs have thousands of functions that never do
                 if entry[2] is None and not final:
                     entry[2], entry[5] = b, now      # first sight: baseline
+                    if self.tier2_on:    # an executor made before first sight
+                        self._check_loops(entry, b, now)
                     continue
                 if b == entry[2] or entry[2] is None:
                     if not final or b == entry[1].replace()._co_code_adaptive:
@@ -540,6 +616,8 @@ class Agent(object):
                 continue
             entry[2], entry[5] = b, now
             changed.append((entry[0], b))
+            if self.tier2_on:
+                self._check_loops(entry, b, now)
             slots = entry[3]
             if slots is None:
                 slots = entry[3] = [s[0] for s in self.decode.structure(

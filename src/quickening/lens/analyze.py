@@ -63,6 +63,9 @@ class RunData(object):
         self.events = []
         self.end = None
         self.probe = None
+        self.executors = []      # (t, cid, offset, index, info)
+        self.tier2 = None        # tier-2 state as the program saw it running
+        self.executors_gone = []  # (t, cid, offset, index, valid)
 
     @classmethod
     def load(cls, path):
@@ -95,6 +98,12 @@ class RunData(object):
                     run.events.append((rec[1], rec[2], rec[3]))
                 elif kind == "probe":
                     run.probe = rec[1]
+                elif kind == "executor":
+                    run.executors.append(tuple(rec[1:]))
+                elif kind == "tier2":
+                    run.tier2 = rec[2]
+                elif kind == "executor-gone":
+                    run.executors_gone.append(tuple(rec[1:]))
                 elif kind == "end":
                     run.end = rec[2]
         return run
@@ -213,11 +222,93 @@ class Finding(object):
 
 
 class Report(object):
-    def __init__(self, run, sites, findings, info):
+    def __init__(self, run, sites, findings, info, tier2=None):
         self.run = run
         self.sites = sites
         self.findings = findings
         self.info = info
+        self.tier2 = tier2
+
+
+def tier2_why(state, version):
+    """Why tier 2 is not running, with how to switch it on (or None)."""
+    if not state:
+        return "tier 2 is not known for this build"
+    if not state.get("built"):
+        return ("CPython %s here has no tier 2 (it is built into 3.14+ configured with "
+                "--enable-experimental-jit, e.g. Debian's python3.14/3.15)" % version)
+    if state.get("available") is False:
+        return "tier 2 and the JIT are built in but not available on this machine"
+    if not state.get("enabled"):
+        return ("tier 2 and the JIT are built in but off: run with PYTHON_JIT=1 "
+                "(e.g. `PYTHON_JIT=1 quickening watch ...`) to switch them on")
+    return None
+
+
+def _loops(run, per_code, src_cache, code_text):
+    """Per back edge of every code object that ran: its tier-2 executors
+    (when they appeared and went, their micro-ops grouped under source
+    lines) or the JUMP_BACKWARD counter's progress toward a trace."""
+    tables = run.tables
+    made = {}
+    for (t, cid, off, index, info) in run.executors:
+        made.setdefault((cid, off), []).append({
+            "index": index, "appeared_s": t, "gone_s": None, "valid": info.get("valid"),
+            "uops": info["uops"], "trace_length": info["trace_length"],
+            "guards": info["guards"], "exits": info["exits"],
+            "jit_code_bytes": info.get("jit_code_bytes")})
+    for (t, cid, off, index, valid) in run.executors_gone:
+        for e in made.get((cid, off), ()):
+            if e["index"] == index and e["gone_s"] is None and e["appeared_s"] <= t:
+                e["gone_s"] = t
+                e["valid"] = valid
+                break
+    out = []
+    initial = tables.jump_initial
+    for cid, meta in sorted(run.codes.items()):
+        timeline = per_code.get(cid)
+        loops = meta.get("loops") or []
+        if not timeline or not loops:
+            continue
+        lines = _read_source(meta["filename"], src_cache, code_text)
+        first, last = timeline[0][1], timeline[-1][1]
+        for off, line, head in loops:
+            form, value, index = D.loop_state(tables, meta["co_code"], last, off)
+            f0, v0, _ = D.loop_state(tables, meta["co_code"], first, off)
+            execs = made.get((cid, off), [])
+            if not execs and form == f0 and value == v0 and value == initial:
+                continue          # the back edge never ran while watched
+            for e in execs:
+                e["by_line"] = _group_uops(e["uops"][:e["trace_length"]], lines)
+                e["exit_stubs"] = [[u[0], u[2], u[4] if len(u) > 4 else None]
+                                   for u in e["uops"][e["trace_length"]:]]
+            lo, hi = min(line or 0, head or 0), max(line or 0, head or 0)
+            out.append({
+                "id": "%s:%s:%s:%d" % (meta["filename"], meta["qualname"],
+                                       meta["firstlineno"], off),
+                "file": meta["filename"], "function": meta["qualname"], "offset": off,
+                "line": head, "end_line": line,
+                "source": [[n, lines[n - 1]] for n in range(lo, hi + 1)
+                           if lines and 0 < n <= len(lines)],
+                "form": form, "executor_index": index,
+                "counter": value, "threshold": initial,
+                "executors": execs,
+            })
+    return out
+
+
+def _group_uops(uops, lines):
+    """[{"line", "source", "uops": [[name, oparg, target]]}] in trace order,
+    consecutive micro-ops of one line together."""
+    groups = []
+    for u in uops:
+        name, oparg, target, line = u[0], u[1], u[2], (u[4] if len(u) > 4 else None)
+        if groups and groups[-1]["line"] == line:
+            groups[-1]["uops"].append([name, oparg, target])
+            continue
+        text = lines[line - 1].strip() if lines and line and 0 < line <= len(lines) else ""
+        groups.append({"line": line, "source": text, "uops": [[name, oparg, target]]})
+    return groups
 
 
 def _read_source(filename, cache, code_text=None):
@@ -314,7 +405,10 @@ def analyze(run, code_text=None):
         "sample_cost": (run.end or {}).get("sample_cost"),
         "probe_error": (run.probe or {}).get("error"),
     }
-    return Report(run, sites, findings, info)
+    state = run.tier2 or (run.hello or {}).get("tier2")
+    tier2 = {"state": state, "why_not": tier2_why(state, info["version"]),
+             "loops": _loops(run, per_code, src_cache, code_text)}
+    return Report(run, sites, findings, info, tier2)
 
 
 def _target_name(run, s):

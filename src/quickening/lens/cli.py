@@ -19,7 +19,7 @@ options:
   --python PATH     interpreter to watch (CPython 3.11 to 3.15, any build;
                     default: the one running quickening)
   --interval MS     sampling interval in milliseconds (default 10)
-  --json FILE       write the report as JSON (schema: quickening.lens/1)
+  --json FILE       write the report as JSON (schema: quickening.lens/2)
   --html DIR        write a self-contained HTML report to DIR/index.html
   --report FILE     write the terminal report to FILE instead of stderr
   --all-sites       list every executed site, not only the notable ones

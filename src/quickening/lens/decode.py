@@ -71,7 +71,7 @@ class Tables(object):
 
     def __init__(self, version, opname, deopt, cache_entries, cache_format,
                  families, extended_arg, nb_ops, counter_bits=4, jump_initial=None,
-                 layout_error=None):
+                 layout_error=None, enter_executor=None):
         self.version = tuple(version)            # (major, minor, micro)
         self.opname = list(opname)               # 256 names, "<N>" if unknown
         self.deopt = list(deopt)                 # live opcode -> base opcode
@@ -85,6 +85,11 @@ class Tables(object):
         self.counter_mask = (1 << counter_bits) - 1
         self.jump_initial = jump_initial         # fresh JUMP_BACKWARD value (tier 2)
         self.layout_error = layout_error         # why this build can't be read
+        self.enter_executor = enter_executor     # ENTER_EXECUTOR's opcode (3.13+)
+        self.jump_backward = None
+        for i, n in enumerate(self.opname):
+            if n == "JUMP_BACKWARD":
+                self.jump_backward = i
         self._adaptive = set()
         for i, name in enumerate(self.opname):
             if name.endswith("_ADAPTIVE"):
@@ -145,7 +150,8 @@ class Tables(object):
         nb_ops = [sym for (_, sym) in getattr(dis, "_nb_ops", [])]
         bits, jump_initial, error = _measure_counters(version, opmap, entries)
         return cls(version, names, deopt, entries, fmt, families,
-                   opmap["EXTENDED_ARG"], nb_ops, bits, jump_initial, error)
+                   opmap["EXTENDED_ARG"], nb_ops, bits, jump_initial, error,
+                   opmap.get("ENTER_EXECUTOR"))
 
     def to_dict(self):
         return {
@@ -156,7 +162,7 @@ class Tables(object):
             "families": sorted(self.families),
             "extended_arg": self.extended_arg, "nb_ops": self.nb_ops,
             "counter_bits": self.counter_bits, "jump_initial": self.jump_initial,
-            "layout_error": self.layout_error,
+            "layout_error": self.layout_error, "enter_executor": self.enter_executor,
         }
 
     @classmethod
@@ -165,7 +171,8 @@ class Tables(object):
                    {k: [tuple(x) for x in v]
                     for k, v in d["cache_format"].items()},
                    d["families"], d["extended_arg"], d["nb_ops"],
-                   d.get("counter_bits", 4), d.get("jump_initial"), d.get("layout_error"))
+                   d.get("counter_bits", 4), d.get("jump_initial"), d.get("layout_error"),
+                   d.get("enter_executor"))
 
     # -- queries --------------------------------------------------------
 
@@ -340,6 +347,118 @@ def decode(tables, co_code, adaptive, sites=None):
         out.append(Site(off, family, arg, opname, state, raw, value, backoff,
                         fields, cells[1:], tv))
     return out
+
+
+def loop_offsets(tables, co_code):
+    """[(offset, oparg)] of the back edges (JUMP_BACKWARD) of a de-specialized
+    stream: where tier 2 puts ENTER_EXECUTOR when a loop gets hot."""
+    out = []
+    jb = tables.jump_backward
+    if jb is None:
+        return out
+    ext = 0
+    i = 0
+    n = len(co_code)
+    while i < n:
+        op = co_code[i]
+        arg = co_code[i + 1] | ext
+        ext = arg << 8 if op == tables.extended_arg else 0
+        if op == jb:
+            out.append((i, arg))
+        i += 2 + 2 * tables.cache_entries[op]
+    return out
+
+
+def loop_state(tables, co_code, adaptive, offset):
+    """(live form, counter value, executor index or None) of one back edge."""
+    op = adaptive[offset]
+    if tables.enter_executor is not None and op == tables.enter_executor:
+        return "ENTER_EXECUTOR", None, adaptive[offset + 1]
+    value = None
+    if tables.cache_entries[co_code[offset]]:
+        raw = adaptive[offset + 2] | adaptive[offset + 3] << 8
+        value = raw >> tables.counter_bits
+    return tables.opname[op], value, None
+
+
+_GUARD_PREFIXES = ("_GUARD", "_CHECK", "_DEOPT_IF", "_EXIT_IF", "_ITER_CHECK")
+_STUBS = ("_DEOPT", "_EXIT_TRACE", "_ERROR_POP_N", "_HANDLE_PENDING_AND_DEOPT",
+          "_DYNAMIC_EXIT", "_COLD_EXIT")
+
+
+def executor_info(code, offset):
+    """The tier-2 executor at a back edge of ``code`` (running interpreter),
+    or None: its micro-ops as ``[name, oparg, target, instruction offset]``
+    (the tier-1 instruction each came from, found through the exit stub a
+    guard jumps to), the count of guards and of exits, validity and the size
+    of its machine code."""
+    try:
+        import _opcode
+        ex = _opcode.get_executor(code, offset)
+    except Exception:
+        return None
+    try:
+        uops = [tuple(u) for u in ex]
+    except Exception:
+        return None
+    n = len(uops)
+    # the trace proper ends at its last _JUMP_TO_TOP / _EXIT_TRACE before the
+    # exit stubs; stubs follow
+    stub_start = n
+    for k, u in enumerate(uops):
+        if u[0] in ("_JUMP_TO_TOP",):
+            stub_start = k + 1
+            break
+    for k in range(stub_start, n):
+        if uops[k][0] not in _STUBS:
+            stub_start = n
+            break
+
+    def stub_instr(k):
+        name, oparg, target, operand = uops[k][:4]
+        if name == "_ERROR_POP_N":
+            return operand
+        return target
+
+    out = []
+    guards = 0
+    last = None
+    for k, u in enumerate(uops):
+        name, oparg, target = u[0], u[1], u[2]
+        instr = None
+        if k < stub_start:
+            # guards name an exit stub (whose target is the tier-1
+            # instruction); other micro-ops name the instruction itself,
+            # or carry an error stub in the high half
+            guard = name.startswith(_GUARD_PREFIXES) and name != "_CHECK_PERIODIC"
+            if guard:
+                guards += 1
+            if target >= 0x10000:
+                jt, et = target & 0xFFFF, target >> 16
+                if guard and stub_start <= jt < n:
+                    instr = stub_instr(jt)
+                elif stub_start <= et < n:
+                    instr = stub_instr(et)
+            elif guard and stub_start <= target < n:
+                instr = stub_instr(target)
+            elif target and name not in ("_JUMP_TO_TOP", "_MAKE_WARM", "_CHECK_PERIODIC"):
+                instr = target     # (0 would be RESUME: never inside a loop)
+            if instr is None:
+                instr = last
+            last = instr
+        else:
+            instr = stub_instr(k)
+        out.append([name, oparg, target, None if instr is None else 2 * instr])
+    try:
+        jit = len(ex.get_jit_code())
+    except Exception:
+        jit = None
+    try:
+        valid = bool(ex.is_valid())
+    except Exception:
+        valid = None
+    return {"uops": out, "trace_length": stub_start, "length": n, "guards": guards,
+            "exits": n - stub_start, "valid": valid, "jit_code_bytes": jit}, ex
 
 
 _CURRENT = []

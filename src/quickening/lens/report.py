@@ -1,6 +1,7 @@
 """Terminal and JSON renderings of a lens :class:`~quickening.lens.analyze.Report`.
 
-JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/1"``:
+JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/2"``
+(2 added ``tier2``; everything of 1 is unchanged):
 
 ``python``    ``{"version", "executable", "supported"}``
 ``run``       ``{"argv", "exit_status", "wall_s", "duration_s", "interval_ms",
@@ -40,6 +41,31 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/1"`
   ``history``               ``[t, form, state, counter_value, backoff, target]``
                             per observed change
   ``events``                ``[t, kind, form, target, detail]``
+``tier2``     per-loop tier 2 (3.14+ builds with the JIT switched on):
+  ``state``                 ``{"built", "available", "enabled", "executors", "why"}``
+                            as the watched process saw it (``sys._jit``)
+  ``why_not``               null while tier 2 ran; else why not and how to
+                            switch it on
+  ``loops``                 one entry per back edge (JUMP_BACKWARD) that ran:
+    ``id, file, function, offset``  the back edge (offset of JUMP_BACKWARD)
+    ``line, end_line``      the loop's first and last line; ``source``
+                            ``[[line, text]]`` of those lines
+    ``form``                live form at exit: ENTER_EXECUTOR (it has an
+                            executor), JUMP_BACKWARD_JIT (counting toward a
+                            trace), JUMP_BACKWARD_NO_JIT, JUMP_BACKWARD
+    ``counter, threshold``  the back edge's counter value at exit and its
+                            fresh value (the trace is asked for at 0);
+                            null while an executor sits there
+    ``executors``           in order of appearance: ``{"index", "appeared_s",
+                            "gone_s" (null: still there at exit), "valid"
+                            (is_valid() at exit, or when it went),
+                            "trace_length", "guards", "exits",
+                            "jit_code_bytes", "uops": [[name, oparg, target,
+                            tier-1 offset, line]] (the trace, then its exit
+                            stubs), "by_line": [{"line", "source", "uops":
+                            [[name, oparg, target]]}] (the trace only, in
+                            order, one group per run of one line),
+                            "exit_stubs": [[name, target, line]]}``
 """
 
 import json
@@ -47,7 +73,7 @@ import os
 
 from quickening.lens.analyze import describe_site, short_name
 
-SCHEMA = "quickening.lens/1"
+SCHEMA = "quickening.lens/2"
 
 
 def site_dict(r):
@@ -109,6 +135,7 @@ def to_json(report, argv=None, exit_status=None, wall=None):
                       "sentence": f.sentence,
                       "also": [o.key for o in f.also]} for f in report.findings],
         "sites": [site_dict(r) for r in report.sites],
+        "tier2": report.tier2,
     }
 
 
@@ -159,7 +186,7 @@ def observer_lines(report, kinds=False):
     return out if kinds else [line for _, line in out]
 
 
-def render_terminal(report, console, all_sites=False, max_findings=15,
+def _render_sites(report, console, all_sites=False, max_findings=15,
                     argv=None, exit_status=None):
     from rich import box
     from rich.table import Table
@@ -290,5 +317,54 @@ def render_terminal(report, console, all_sites=False, max_findings=15,
                       "often (--interval) to tighten it.", style="dim")
 
 
+def render_terminal(report, console, *args, **kw):
+    """The terminal report: the sites, then tier 2 per loop."""
+    _render_sites(report, console, *args, **kw)
+    render_tier2(report, console)
+
+
+def render_tier2(report, console, max_loops=8):
+    t2 = report.tier2 or {}
+    loops = t2.get("loops") or []
+    console.print()
+    if t2.get("why_not"):
+        console.print("Tier 2: not running — " + t2["why_not"], style="dim")
+        return
+    made = [l for l in loops if l["executors"]]
+    console.print("Tier 2 (JIT on): %d loop(s) ran, %d got an executor"
+                  % (len(loops), len(made)), style="bold underline")
+    for l in loops[:max_loops]:
+        where = "%s:%s" % (os.path.basename(l["file"]), l["line"])
+        fn = l["function"]
+        head = "%s %s" % (where, "in %s()" % fn if fn != "<module>" else "at module level")
+        if not l["executors"]:
+            prog = ""
+            if l["counter"] is not None and l["threshold"]:
+                done = l["threshold"] - l["counter"]
+                prog = ": back edge counter %d of %d toward a trace" % (
+                    max(done, 0), l["threshold"])
+            console.print("  %s — no executor (%s%s)" % (head, l["form"], prog))
+            continue
+        for e in l["executors"]:
+            if e["gone_s"] is None:
+                fate = "still there at exit, %s" % ("valid" if e["valid"] else "invalid")
+            else:
+                fate = ("gone at %.3f s (no longer valid: invalidated by a change it "
+                        "depended on, or thrown away as cold)" % e["gone_s"])
+            console.print("  %s — executor #%d at %.3f s: %d micro-ops, %d guards, "
+                          "%d exits; %s" % (head, e["index"], e["appeared_s"],
+                                             e["trace_length"], e["guards"], e["exits"], fate))
+        last = l["executors"][-1]
+        for g in last["by_line"]:
+            if g["line"] is None:
+                continue
+            names = [u[0] for u in g["uops"]]
+            console.print("      %5s  %-28s %s" % (g["line"], g["source"][:28], " ".join(names)),
+                          style="dim", overflow="fold")
+    if len(loops) > max_loops:
+        console.print("  ... and %d more loops (see --json / --html)" % (len(loops) - max_loops),
+                      style="dim")
+
+
 __all__ = ["to_json", "write_json", "render_terminal", "site_dict",
-           "describe_site", "SCHEMA"]
+           "describe_site", "SCHEMA", "render_tier2"]

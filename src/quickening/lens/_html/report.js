@@ -41,7 +41,7 @@
       " s; the sites it watched may show de-specialized or instrumented forms"));
   });
   if (!data.python.supported) {
-    head.appendChild(el("div", { "class": "warn" }, "the lens knows CPython 3.11–3.13; this is " + data.python.version));
+    head.appendChild(el("div", { "class": "warn" }, "the lens knows CPython 3.11–3.15; this is " + data.python.version));
   }
 
   // ---- findings -----------------------------------------------------------
@@ -69,6 +69,79 @@
     });
     fsec.appendChild(ol);
   }
+
+  // ---- tier 2, per loop: each executor's trace beside the loop's source ----
+  (function () {
+    var sec = document.getElementById("tier2");
+    var t2 = data.tier2 || {};
+    var loops = t2.loops || [];
+    sec.appendChild(el("h2", null, "Tier 2, per loop"));
+    if (t2.why_not) {
+      sec.appendChild(el("p", { "class": "t2-why" }, "Not running: " + t2.why_not));
+      return;
+    }
+    var made = loops.filter(function (l) { return l.executors.length; }).length;
+    sec.appendChild(el("p", { "class": "meta" }, loops.length + " loop(s) ran; " + made +
+      " got a tier-2 executor (the ENTER_EXECUTOR byte at the back edge; dis does not show it)"));
+    loops.forEach(function (l) {
+      var box = el("div", { "class": "loop" + (l.executors.length ? " has-exec" : " no-exec"),
+                            "data-loop": l.id });
+      var where = base(l.file) + ":" + l.line + (l.function !== "<module>" ? " in " + l.function + "()" : "");
+      box.appendChild(el("h3", null, where));
+      if (!l.executors.length) {
+        var txt = "no executor (" + l.form + ")";
+        if (l.counter !== null && l.threshold) {
+          var done = Math.max(0, l.threshold - l.counter);
+          txt += ": back-edge counter " + done + " of " + l.threshold + " toward a trace";
+          var bar = el("div", { "class": "t2-progress" });
+          var fill = el("span", { style: "width:" + (100 * done / l.threshold).toFixed(1) + "%" });
+          bar.appendChild(fill);
+          box.appendChild(el("p", null, txt));
+          box.appendChild(bar);
+        } else {
+          box.appendChild(el("p", null, txt));
+        }
+        sec.appendChild(box);
+        return;
+      }
+      l.executors.forEach(function (e) {
+        var fate = e.gone_s === null ? ("still there at exit, " + (e.valid ? "valid" : "invalid"))
+          : ("gone at " + e.gone_s.toFixed(3) + " s: no longer valid (invalidated or thrown away)");
+        box.appendChild(el("p", { "class": "exec-meta" + (e.gone_s === null ? "" : " gone") },
+          "executor #" + e.index + " made at " + e.appeared_s.toFixed(3) + " s: " + e.trace_length +
+          " micro-ops, " + e.guards + " guards, " + e.exits + " exit stubs" +
+          (e.jit_code_bytes ? ", " + e.jit_code_bytes + " bytes of machine code" : "") + "; " + fate));
+      });
+      var last = l.executors[l.executors.length - 1];
+      var table = el("table", { "class": "trace" });
+      var hdr = el("tr");
+      hdr.appendChild(el("th", null, "line"));
+      hdr.appendChild(el("th", null, "source"));
+      hdr.appendChild(el("th", null, "micro-ops (executor #" + last.index + ", in trace order)"));
+      table.appendChild(hdr);
+      last.by_line.forEach(function (g) {
+        var tr = el("tr", { "class": "uop-group" });
+        tr.appendChild(el("td", { "class": "ln" }, g.line === null ? "" : String(g.line)));
+        tr.appendChild(el("td", { "class": "src" }, g.source));
+        var td = el("td", { "class": "uops" });
+        g.uops.forEach(function (u) {
+          var guard = /^_(GUARD|CHECK|DEOPT_IF|EXIT_IF|ITER_CHECK)/.test(u[0]);
+          td.appendChild(el("code", { "class": "uop" + (guard ? " guard" : ""),
+                                      title: "oparg " + u[1] + ", target " + u[2] }, u[0]));
+          td.appendChild(document.createTextNode(" "));
+        });
+        tr.appendChild(td);
+        table.appendChild(tr);
+      });
+      box.appendChild(table);
+      if (last.exit_stubs && last.exit_stubs.length) {
+        box.appendChild(el("p", { "class": "exits" }, "exit stubs: " + last.exit_stubs.map(function (x) {
+          return x[0] + (x[2] ? " (line " + x[2] + ")" : "");
+        }).join(", ")));
+      }
+      sec.appendChild(box);
+    });
+  })();
 
   // ---- sources with marked sites -----------------------------------------
   var files = document.getElementById("files");

@@ -1,0 +1,134 @@
+"""Tier 2 per loop: executors and micro-ops on 3.14/3.15 with PYTHON_JIT=1,
+compared with what the program itself reads natively (_opcode.get_executor);
+the reason tier 2 is not running elsewhere; the HTML view in Chromium.
+
+One watched run per build, shared by the assertions (module-scoped)."""
+import json
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # noqa: E402
+from lens_helpers import PYTHONS, program, run_watch
+
+from quickening.measure import builds
+
+HOT = program("hot_loops.py")
+
+
+def _watch(tmp, name, jit, html=False):
+    py = PYTHONS.get(name)
+    if py is None:
+        if builds.under_ci():
+            pytest.fail(builds.missing_reason(name) + " (CI=true: a missing build fails)")
+        pytest.skip(builds.missing_reason(name))
+    out = tmp / ("%s-%s.json" % (name, jit))
+    args = ["--python", py, "--interval", "5", "--json", str(out), "--quiet"]
+    if html:
+        args += ["--html", str(tmp / ("html-%s" % name))]
+    r = run_watch(args + [HOT], env={"PYTHON_JIT": "1" if jit else "0"})
+    assert r.returncode == 3, r.stderr           # the program's own status
+    assert "Traceback" not in r.stderr, r.stderr
+    return json.loads(r.stdout), json.loads(out.read_text()), tmp
+
+
+@pytest.fixture(scope="module")
+def jit314(tmp_path_factory):
+    return _watch(tmp_path_factory.mktemp("t2-314"), "3.14", True, html=True)
+
+
+@pytest.fixture(scope="module")
+def jit315(tmp_path_factory):
+    return _watch(tmp_path_factory.mktemp("t2-315"), "3.15", True)
+
+
+def _loop(report, function):
+    (l,) = [l for l in report["tier2"]["loops"] if l["function"] == function]
+    return l
+
+
+def _check_jit_run(truth, report):
+    assert report["schema"] == "quickening.lens/2"
+    t2 = report["tier2"]
+    assert t2["why_not"] is None and t2["state"]["enabled"] is True
+    assert truth["made"] and truth["valid_before"] is True
+    hot = _loop(report, "hot")
+    assert hot["offset"] == truth["offset"]
+    (e,) = hot["executors"]
+    # the micro-ops are the ones the interpreter itself lists
+    assert [u[0] for u in e["uops"]] == truth["uops"]
+    assert e["trace_length"] + e["exits"] == len(truth["uops"])
+    assert e["guards"] > 0 and e["exits"] > 0
+    # grouped under the loop's own lines
+    lines = {g["line"] for g in e["by_line"]}
+    assert {hot["line"], hot["end_line"]} <= lines
+    assert any("o.x" in g["source"] for g in e["by_line"])
+    # the class change invalidated it: the lens saw it go, no longer valid
+    assert truth["valid_after"] is False
+    assert e["gone_s"] is not None and e["gone_s"] > e["appeared_s"]
+    assert e["valid"] is False
+    assert hot["form"] != "ENTER_EXECUTOR"
+    # the cold loop: no executor, its counter on its way
+    cold = _loop(report, "cold")
+    assert cold["executors"] == [] and cold["form"] == "JUMP_BACKWARD_JIT"
+    assert cold["threshold"] - cold["counter"] == 100
+
+
+def test_executors_on_314(jit314):
+    truth, report, _ = jit314
+    _check_jit_run(truth, report)
+
+
+def test_executors_on_315(jit315):
+    truth, report, _ = jit315
+    _check_jit_run(truth, report)
+
+
+@pytest.mark.parametrize("name, needle", [("3.14", "PYTHON_JIT=1"), ("3.13", "no tier 2")])
+def test_why_tier2_is_not_running(tmp_path, name, needle):
+    truth, report, _ = _watch(tmp_path, name, False)
+    assert report["tier2"]["why_not"] and needle in report["tier2"]["why_not"]
+    assert not truth["made"]
+    assert all(l["executors"] == [] for l in report["tier2"]["loops"])
+
+
+def test_tier2_html_in_chromium(jit314):
+    from test_lens_html import ARGS, CHROMIUM
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("%s is missing: run `bash scripts/ensure-chromium.sh`" % CHROMIUM)
+    from playwright.sync_api import sync_playwright
+    truth, report, tmp = jit314
+    index = tmp / "html-3.14" / "index.html"
+    hot = _loop(report, "hot")
+    (e,) = hot["executors"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            errors = []
+            page.on("pageerror", lambda x: errors.append(str(x)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(index.as_uri())
+            page.wait_for_function("window.__lensReady === true", timeout=15000)
+            box = page.locator('.loop.has-exec[data-loop="%s"]' % hot["id"])
+            assert box.count() == 1
+            box.scroll_into_view_if_needed()
+            assert box.is_visible()
+            # the trace beside the source: one row per line group, source text
+            # in one column, that group's micro-ops in the next
+            rows = box.locator("table.trace tr.uop-group")
+            assert rows.count() == len(e["by_line"])
+            for i, g in enumerate(e["by_line"]):
+                row = rows.nth(i)
+                assert row.locator("td.src").inner_text() == g["source"]
+                assert row.locator("code.uop").all_inner_texts() == [u[0] for u in g["uops"]]
+            src = box.locator("td.src").first.bounding_box()
+            ops = box.locator("td.uops").first.bounding_box()
+            assert ops["x"] > src["x"] + src["width"] - 1      # beside, not below
+            assert "gone at" in box.inner_text()
+            # a loop without an executor shows its counter's progress
+            assert page.locator(".loop.no-exec .t2-progress").count() >= 1
+            assert errors == []
+        finally:
+            browser.close()
