@@ -137,3 +137,18 @@ def test_readme_block_runs_as_written(kind, body, line, tmp_path):
 def _python():
     """`python` as the README's readers have it: the first on PATH (this environment's)."""
     return os.path.join(os.path.dirname(sys.executable), "python")
+
+
+def test_the_links_of_the_readme_and_docs_lead_to_files():
+    with open(README, encoding="utf-8") as fh:
+        text = fh.read()
+    targets = re.findall(r"\]\(([^)#\s]+)\)", text)
+    assert targets
+    for target in targets:
+        if "://" not in target:
+            assert os.path.exists(os.path.join(REPO, target)), target
+    for doc in sorted(os.listdir(os.path.join(REPO, "docs"))):
+        with open(os.path.join(REPO, "docs", doc), encoding="utf-8") as fh:
+            for target in re.findall(r"\]\(([^)#\s]+)\)", fh.read()):
+                if "://" not in target:
+                    assert os.path.exists(os.path.join(REPO, "docs", target)), (doc, target)

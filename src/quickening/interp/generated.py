@@ -1,8 +1,8 @@
 """The source of the code the interpreter generates, registered in `linecache`.
 
-Fused runs (fusion.py, with callees written in by inlining.py) and the
-unpacking helpers (ops/containers.py) are Python source compiled at run
-time.  Each distinct source gets a file name of its own and its lines go into
+Fused runs (fusion.py, with callees written in by inlining.py), the handlers
+derived from the families' declarations (spec.py) and the unpacking helpers
+(ops/containers.py) are Python source compiled at run time.  Each distinct source gets a file name of its own and its lines go into
 `linecache`, so a traceback that shows an internal frame, `pdb`, `inspect`
 and profilers show the generated line.
 
@@ -10,6 +10,11 @@ The name is a path inside this package's directory, so the traceback filter
 (tracebacks.is_internal) still drops these frames from the program's
 tracebacks.  The entry has no modification time: `linecache.checkcache`
 leaves such entries alone (they are not files on disk).
+
+Code made by editing a real code object (masquerade stubs, generator drivers,
+traceback stand-ins) keeps a real file's name and lines on purpose -- the
+program's, where a frame must look like the program's -- so it has nothing to
+register.
 """
 
 import hashlib
