@@ -127,7 +127,8 @@ def run_path(path, run_name="__main__", argv=None, *, set_sys_path=True):
 def run_source(source, filename="<string>", argv=None):
     """Run source text like `python -c source`; return its module globals."""
     code = compile(source, filename, "exec", dont_inherit=True)
-    main = _fresh_main()
+    # `python -` names the program's file <stdin>; `python -c` gives it none
+    main = _fresh_main(filename if filename == "<stdin>" else None)
     main.__loader__ = importlib.machinery.BuiltinImporter
     if argv is not None:
         sys.argv[:] = argv

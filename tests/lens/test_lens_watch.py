@@ -162,7 +162,7 @@ def test_dash_c_and_dash_m(tmp_path):
     (["--interval"], "needs a value"),
     (["--interval", "fast", "x.py"], "--interval"),
     (["--bogus", "x.py"], "unknown option"),
-    (["/no/such/file.py"], "no such file"),
+    (["/no/such/file.py"], "No such file or directory"),
     (["--python", "/no/such/python", "-c", "pass"], "no such executable"),
 ])
 def test_usage_errors_are_one_line(args, needle):

@@ -74,24 +74,39 @@ def main(argv):
     if sys.version_info[:2] != (3, 13):
         print("quickening dis: the interpreter runs on CPython 3.13", file=sys.stderr)
         return 2
+    from quickening import program
+    try:
+        target = program.check(parsed.target)
+    except program.ProgramError as exc:
+        print(f"quickening dis: {exc}", file=sys.stderr)
+        return exc.status
     from quickening.commands import run
     options = dict(parsed.options)
-    status = run.execute(parsed.target, options)
+    status = run.execute(target, options)
     wanted = set(options.get("--function", []))
     generated_for = options.get("--generated", [])
-    program_dir = (os.path.dirname(os.path.realpath(parsed.target.value))
-                   if parsed.target.kind == "path" else os.getcwd())
+    program_dir = (os.path.dirname(os.path.realpath(target.value))
+                   if target.kind == "path" and not program.is_stdin(target) else os.getcwd())
     from quickening.interp.codeinfo import _INFOS
     out = io.StringIO()
+    found = set()
     infos = sorted(list(_INFOS.values()), key=lambda i: (i.code.co_filename, i.code.co_firstlineno))
     for info in infos if wanted or not generated_for else ():
         code = info.code
         if wanted:
             if code.co_qualname not in wanted and code.co_name not in wanted:
                 continue
-        elif not (code.co_filename.startswith(program_dir) or code.co_filename == "<string>"):
+            found.update({code.co_qualname, code.co_name} & wanted)
+        elif not (code.co_filename.startswith(program_dir)
+                  or code.co_filename in ("<string>", "<stdin>")):
             continue
         listing(info, out)
+    missing = sorted(wanted - found)
+    if missing:
+        # (only code that ran has a quickened stream to show)
+        print(f"quickening dis: --function {', '.join(missing)}: no function of that name ran "
+              f"in the program", file=sys.stderr)
+        status = status or 1
     for name in generated_for:
         codes = _codes_named(name, infos)
         if not codes:

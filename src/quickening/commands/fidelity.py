@@ -110,8 +110,9 @@ sys.exit(run.execute(Target("path", script, sys.argv[3:]), {}))
 """
 
 
-def _run(child, script, args, program_dir):
-    """Run the program natively (child None) or through the interpreter child."""
+def _run(child, script, args, program_dir, stdin_bytes):
+    """Run the program natively (child None) or through the interpreter child:
+    the same arguments, environment and stdin; returns (status, stdout, stderr, rows)."""
     fd, path = tempfile.mkstemp(suffix=".json")
     os.close(fd)
     with tempfile.TemporaryDirectory() as site_dir:
@@ -129,14 +130,47 @@ def _run(child, script, args, program_dir):
             env = None
             command = [sys.executable, "-c", child, path, program_dir, script, *args]
         try:
-            proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                  text=True, env=env)
+            proc = subprocess.run(command, capture_output=True, input=stdin_bytes, env=env)
             with open(path) as fh:
                 text = fh.read()
             rows = json.loads(text) if text else []
         finally:
             os.unlink(path)
-    return proc.returncode, proc.stderr, rows
+    return proc.returncode, proc.stdout, proc.stderr, rows
+
+
+def _not_compared(native, interp):
+    """Why the two runs' sites cannot be compared, or None: a side that failed or
+    that printed something else ran different code, so its sites say nothing."""
+    (nstatus, nout, nerr), (istatus, iout, ierr) = native, interp
+    if nstatus != 0 or istatus != 0:
+        return f"exit status native {nstatus}, interpreter {istatus}"
+    for name, a, b in (("stdout", nout, iout), ("stderr", nerr, ierr)):
+        if a != b:
+            la, lb = a.splitlines(), b.splitlines()
+            n = next((i for i, (x, y) in enumerate(zip(la, lb)) if x != y), min(len(la), len(lb)))
+            return (f"the runs' {name} differs from line {n + 1} (native "
+                    f"{_shown(la, n)}, interpreter {_shown(lb, n)})")
+    return None
+
+
+def _shown(lines, n):
+    if n >= len(lines):
+        return "ended"
+    text = lines[n].decode("utf-8", "backslashreplace")
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+def _read_stdin():
+    """The program's stdin, read once so that both runs get the same bytes (a
+    terminal gives none: each run would otherwise wait on it in turn)."""
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        return b""
+    try:
+        return stream.buffer.read()
+    except (OSError, ValueError, AttributeError):
+        return b""
 
 
 def compare(native_rows, interp_rows, include_unexecuted=False):
@@ -180,30 +214,51 @@ def main(argv):
         return 2
     note_late_options(parsed)
     target = parsed.target
-    if target.kind != "path":
-        print("quickening fidelity: give a script path", file=sys.stderr)
-        return 2
-    if not os.path.exists(target.value):
-        print(f"quickening fidelity: can't open file {target.value!r}", file=sys.stderr)
+    if target.kind != "path" or target.value == "-":
+        print("quickening fidelity: give a script path (sites are joined by file; "
+              "-m, -c and - are not compared)", file=sys.stderr)
         return 2
     if sys.version_info[:2] != (3, 13):
         print("quickening fidelity: the interpreter runs on CPython 3.13", file=sys.stderr)
         return 2
+    from quickening import program
+    try:
+        target = program.check(target)
+    except program.ProgramError as exc:
+        print(f"quickening fidelity: {exc}", file=sys.stderr)
+        return exc.status
     script = os.path.abspath(target.value)
     program_dir = os.path.dirname(os.path.realpath(script))
     args = target.argv[1:]
-    nstatus, nerr, native_rows = _run(None, script, args, program_dir)
-    istatus, ierr, interp_rows = _run(_INTERP_CHILD, script, args, program_dir)
-    if nstatus != istatus:
-        print(f"quickening fidelity: exit status differs (native {nstatus}, interpreter {istatus})",
-              file=sys.stderr)
-        sys.stderr.write(ierr[-2000:])
+    stdin_bytes = _read_stdin()
+    nstatus, nout, nerr, native_rows = _run(None, script, args, program_dir, stdin_bytes)
+    istatus, iout, ierr, interp_rows = _run(_INTERP_CHILD, script, args, program_dir, stdin_bytes)
+    why = _not_compared((nstatus, nout, nerr), (istatus, iout, ierr))
+    if why is not None:
+        print(f"fidelity: not compared: {why}")
+        for side, status, err in (("native", nstatus, nerr), ("interpreter", istatus, ierr)):
+            if status != 0 and err.strip():
+                # what the failing side said, so the reason is at hand
+                sys.stderr.write(f"--- {side} run's stderr (last lines) ---\n")
+                tail = err.decode("utf-8", "backslashreplace").splitlines()[-15:]
+                sys.stderr.write("\n".join(tail) + "\n")
+        if parsed.options.get("--json"):
+            with open(parsed.options["--json"], "w") as fh:
+                json.dump({"compared": False, "reason": why}, fh, indent=2)
+        return 1
     sites, agreeing, disagreements = compare(native_rows, interp_rows, parsed.options.get("--all"))
+    if sites == 0:
+        print("fidelity: not compared: no site of the program's code was executed on either side")
+        if parsed.options.get("--json"):
+            with open(parsed.options["--json"], "w") as fh:
+                json.dump({"compared": False, "reason": "no site executed"}, fh, indent=2)
+        return 1
     share = 100.0 * agreeing / sites if sites else 100.0
     print(f"fidelity: {agreeing}/{sites} executed sites agree ({share:.1f}%)")
     for d in disagreements:
         print(f"  {d['site']}\n      cpython     {d['cpython']}\n      interpreter {d['interpreter']}")
     if parsed.options.get("--json"):
         with open(parsed.options["--json"], "w") as fh:
-            json.dump({"sites": sites, "agreeing": agreeing, "disagreements": disagreements}, fh, indent=2)
+            json.dump({"compared": True, "sites": sites, "agreeing": agreeing,
+                       "disagreements": disagreements}, fh, indent=2)
     return 0 if not disagreements else 1

@@ -55,13 +55,17 @@ def execute(target, options):
     # native library code that looks at its callers sees the interpreted frames
     hostframes.install()
 
+    from quickening import program
+    try:
+        target = program.resolve(target)
+    except program.ProgramError as exc:
+        return _error(str(exc), exc.status)
+    if program.is_stdin(target):
+        # `python -`: the program is read from stdin, then runs like -c code
+        from quickening.pyargs import Target
+        target = Target("stdin", sys.stdin.read(), list(target.argv))
     if target.kind == "path":
-        path = target.value
-        if not os.path.exists(path):
-            return _error(f"can't open file {os.path.abspath(path)!r}: [Errno 2] No such file or directory")
-        if os.path.isdir(path):
-            return _error(f"can't run a directory: {path!r}")
-        program_dir = os.path.dirname(os.path.realpath(path))
+        program_dir = os.path.dirname(os.path.realpath(target.value))
     else:
         program_dir = os.getcwd()
         sys.path[0:1] = [program_dir if target.kind == "module" else ""]
@@ -80,21 +84,19 @@ def execute(target, options):
     try:
         try:
             if target.kind == "path":
-                try:
-                    with open(target.value, "rb") as fh:
-                        source = fh.read()
-                    compile(source, os.path.abspath(target.value), "exec", dont_inherit=True)
-                except SyntaxError as exc:
-                    _print_syntax_error(exc)
+                error = program.compile_error(target.value)
+                if error is not None:
+                    sys.stderr.write(error)
                     return 1
                 api.run_path(target.value, argv=target.argv)
-            elif target.kind == "code":
+            elif target.kind in ("code", "stdin"):
+                filename = "<string>" if target.kind == "code" else "<stdin>"
                 try:
-                    compile(target.value, "<string>", "exec", dont_inherit=True)
-                except SyntaxError as exc:
+                    compile(target.value, filename, "exec", dont_inherit=True)
+                except (SyntaxError, ValueError) as exc:
                     _print_syntax_error(exc)
                     return 1
-                api.run_source(target.value, argv=target.argv)
+                api.run_source(target.value, filename, argv=target.argv)
             else:
                 try:
                     api.run_module(target.value, argv=target.argv)

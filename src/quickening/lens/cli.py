@@ -78,9 +78,13 @@ def _watch(target, opts):
                          % opts["--interval"])
     if not (0.1 <= interval <= 60000):
         raise UsageError("quickening watch: --interval must be between 0.1 and 60000 ms")
-    if target.kind == "path" and not os.path.exists(target.value):
-        raise UsageError("quickening watch: can't open file %r: no such file"
-                         % target.value)
+    from quickening import program
+    try:
+        # (python itself runs the directory's __main__.py and reads `-` from stdin)
+        program.resolve(target)
+    except program.ProgramError as exc:
+        _err("quickening watch: %s" % exc)
+        return exc.status
     for key in ("--json", "--report", "--keep-samples"):
         path = opts.get(key)
         if path:
@@ -131,6 +135,12 @@ def _report(result, target, opts, python, status):
         return status
     code_text = target.value if target.kind == "code" else None
     report = A.analyze(run, code_text=code_text)
+    if not report.info["codes"] and status != 0:
+        # python said why (a SyntaxError, no such module...): an empty report
+        # after it would only look like a verdict
+        _err("quickening watch: no report: the program stopped before any of its code "
+             "ran (exit status %d)" % status)
+        return status
     argv_shown = [os.path.basename(python)] + runner.child_command(python, target)[1:]
     if opts.get("--json"):
         from quickening.lens.report import write_json

@@ -62,17 +62,32 @@ def _literal(text):
         return text
 
 
+def _compiles(source, filename, what):
+    try:
+        compile(source, filename, "exec")
+    except SyntaxError as exc:
+        raise _Refused("%s does not compile: SyntaxError: %s (line %s)"
+                       % (what, exc.msg, exc.lineno))
+
+
+class _Refused(Exception):
+    """The target cannot be run; the message is the whole line for the user."""
+
+
 class _StmtTarget(object):
     def __init__(self, stmt, setup):
         self.stmt, self.setup = stmt, setup
         sys.path.insert(0, os.getcwd())
-        compile(setup, "<setup>", "exec")
-        compile(stmt, "<stmt>", "exec")
+        _compiles(setup, "<setup>", "--setup")
+        _compiles(stmt, "<stmt>", "-c")
 
     def fresh(self):
         ns = {"__name__": "__quickening_warmup__"}
         setup_code = compile(self.setup, "<setup>", "exec")
-        exec(setup_code, ns)
+        try:
+            exec(setup_code, ns)
+        except Exception as exc:
+            raise _Refused("--setup raised %s: %s" % (type(exc).__name__, exc))
         code = compile(self.stmt, "<stmt>", "exec")
         watched = _all_codes(code) + _all_codes(setup_code)[1:]
 
@@ -85,12 +100,18 @@ class _FuncTarget(object):
     def __init__(self, path, name, args):
         import runpy
         sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-        self.ns = runpy.run_path(path, run_name="__quickening_warmup__")
+        try:
+            self.ns = runpy.run_path(path, run_name="__quickening_warmup__")
+        except SyntaxError as exc:
+            raise _Refused("%s%s: SyntaxError: %s" % (path, ":%s" % exc.lineno if exc.lineno else "",
+                                                     exc.msg))
+        except Exception as exc:
+            raise _Refused("%s failed while loading: %s: %s" % (path, type(exc).__name__, exc))
         if name not in self.ns:
-            raise LookupError("%s has no function %r" % (path, name))
+            raise _Refused("%s has no function %r" % (path, name))
         self.fn = self.ns[name]
         if not hasattr(self.fn, "__code__"):
-            raise LookupError("%s.%s is not a Python function" % (path, name))
+            raise _Refused("%s: %s is not a Python function" % (path, name))
         self.args = [_literal(a) for a in args]
 
     def fresh(self):
@@ -179,8 +200,12 @@ def main():
             target = _StmtTarget(req["stmt"], req.get("setup", ""))
         else:
             target = _FuncTarget(req["file"], req["func"], req.get("args", []))
+    except _Refused as exc:
+        json.dump({"error": str(exc)}, sys.__stdout__)
+        return 0
     except Exception as exc:
-        json.dump({"error": "%s: %s" % (type(exc).__name__, exc)}, sys.stdout)
+        json.dump({"error": "setting up failed: %s: %s" % (type(exc).__name__, exc)},
+                  sys.__stdout__)
         return 0
     n = int(req.get("executions", 10))
     answer = {"version": list(sys.version_info[:3])}
@@ -193,8 +218,11 @@ def main():
                                  int(req.get("steady", 1000)))
             answer["time_ns"] = per
             answer["steady_ns"] = steady
+    except _Refused as exc:
+        answer["error"] = str(exc)
     except Exception as exc:
-        answer["error"] = "%s: %s" % (type(exc).__name__, exc)
+        what = "-c %s" % req["stmt"] if req["mode"] == "stmt" else "%s(...)" % req["func"]
+        answer["error"] = "%s raised %s: %s" % (what, type(exc).__name__, exc)
     real_stdout = sys.__stdout__
     json.dump(answer, real_stdout)
     return 0

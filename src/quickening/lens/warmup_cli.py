@@ -55,7 +55,10 @@ def main(argv):
     try:
         return _main(argv)
     except WarmupError as exc:
-        sys.stderr.write(str(exc).rstrip() + "\n")
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else "failed"
+        if not message.startswith("quickening warmup:"):
+            message = "quickening warmup: " + message
+        sys.stderr.write(message + "\n")
         return 2
 
 
@@ -101,7 +104,9 @@ def _main(argv):
             raise WarmupError("quickening warmup: target must be FILE::function, got %r"
                               % a.target)
         if not os.path.isfile(path):
-            raise WarmupError("quickening warmup: can't open file %r" % path)
+            what = "is a directory" if os.path.isdir(path) else "[Errno 2] No such file or directory"
+            raise WarmupError("quickening warmup: can't open file %r: %s"
+                              % (os.path.abspath(path), what))
         res = trace_function_warmup(a.python, path, func, a.args, a.executions,
                                     repeat=a.repeat, steady=a.steady)
         title = "%s(%s)" % (func, ", ".join(a.args))

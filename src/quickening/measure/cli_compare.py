@@ -87,7 +87,7 @@ def _main(argv) -> int:
         compare.run(record, sides, workloads, repeats=opts.repeats, pairs=opts.pairs,
                     timeout=opts.timeout, progress=progress,
                     check_outputs=not opts.ignore_output)
-    failed = [w for w in record["summary"]["workloads"] if w["status"].startswith("failed")]
+    failed = [w for w in record["summary"]["workloads"] if w["status"] != "ok"]
     cliutil.finish(record, opts, compare.render_text)
     for w in failed:
         run = next((r for r in record["runs"] if r["group"] == w["workload"] and r.get("error")),

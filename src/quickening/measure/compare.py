@@ -44,8 +44,9 @@ def summarize_group(group: Group, a="A", b="B") -> dict:
     out = {"workload": group.name, "status": group.status, **verdict.as_dict(),
            "a_runs": group.bests(a), "b_runs": group.bests(b)}
     if group.status != "ok":
-        out["verdict"] = ("no claim: outputs differ" if group.status == "outputs differ"
-                          else f"no claim: {group.status}")
+        # (a failed or different run means the two sides ran different work)
+        out["verdict"] = ("not compared: outputs differ" if group.status == "outputs differ"
+                          else f"not compared: {group.status}")
     return out
 
 

@@ -95,6 +95,11 @@ def resolve_workload(ref: str, progress_note=None) -> tuple:
             raise MeasureError(f"unknown loop {name!r}; known: " + ", ".join(loop_names()))
         return f"loop:{name}", {"path": str(path), "mode": "auto"}
     path = Path(os.path.expanduser(ref))
+    if path.is_dir():
+        # like `python DIR`: the directory's __main__.py is the program
+        if not (path / "__main__.py").is_file():
+            raise MeasureError(f"workload {ref}: can't find '__main__' module in the directory")
+        return str(path), {"path": str((path / "__main__.py").resolve()), "mode": "auto"}
     if not path.is_file():
         raise MeasureError(f"workload not found: {ref} (a .py file, pyperformance:NAME or loop:NAME)")
     return str(path), {"path": str(path.resolve()), "mode": "auto"}

@@ -182,6 +182,26 @@ def build_runner(spec):
     raise ValueError("unknown workload mode %r" % (mode,))
 
 
+def _one_line(exc):
+    if isinstance(exc, SyntaxError) and exc.lineno:
+        return "%s:%s: SyntaxError: %s" % (exc.filename, exc.lineno, exc.msg)
+    return "%s: %s" % (type(exc).__name__, exc)
+
+
+def _workload_traceback(exc):
+    """The traceback of the workload's own code: this file's frames (it only
+    drives the workload) are left out, and a SyntaxError has none to show."""
+    import traceback
+    if isinstance(exc, SyntaxError):
+        return None
+    here = os.path.abspath(__file__)
+    te = traceback.TracebackException.from_exception(exc)
+    te.stack = traceback.StackSummary.from_list(
+        [f for f in te.stack if os.path.abspath(f.filename) != here])
+    return "Traceback (most recent call last):\n" + "".join(te.stack.format()) + \
+        "".join(te.format_exception_only())
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write("usage: qk_measure_child.py SPEC.json OUT.json\n")
@@ -206,9 +226,8 @@ def main(argv):
             result["times"].append((t1 - t0) / 1e9 / loops)
             result["digests"].append(_digest("\x00".join(outputs)))
     except BaseException as exc:  # report, never hide: the parent prints it
-        import traceback
-        result["error"] = "%s: %s" % (type(exc).__name__, exc)
-        result["traceback"] = traceback.format_exc()
+        result["error"] = _one_line(exc)
+        result["traceback"] = _workload_traceback(exc)
     # Read JIT state again after the work: it must not have changed.
     result["interpreter_after"] = {"jit": describe_interpreter()["jit"]}
     with open(out_path, "w") as fh:
