@@ -107,15 +107,17 @@ def main(argv):
         print(f"quickening dis: --function {', '.join(missing)}: no function of that name ran "
               f"in the program", file=sys.stderr)
         status = status or 1
+    undefined = []
     for name in generated_for:
         codes = _codes_named(name, infos)
         if not codes:
-            sys.stdout.write(out.getvalue())
-            print(f"quickening dis: --generated {name}: no function of that name or "
-                  f"qualified name was defined in the interpreter", file=sys.stderr)
-            return 2
+            undefined.append(name)
         for code in codes:
             generated_source(code, _INFOS.get(id(code)), out)
+    if undefined:
+        print(f"quickening dis: --generated {', '.join(undefined)}: no function of that name "
+              f"was defined by the interpreted code", file=sys.stderr)
+        status = status or 1
     if options.get("-o"):
         with open(options["-o"], "w") as fh:
             fh.write(out.getvalue())
