@@ -46,7 +46,7 @@ def _run(name, exp, opts, argv) -> int:
     message = preflight(opts) if preflight else None
     if message:                 # the experiment cannot run here: say why, plainly
         print(message)
-        return 0
+        return 1
     record = records.new_record("experiment", name, ["quickening", "experiment", *argv], {},
                                 machine.describe_machine())
     total = getattr(exp, "total_steps", lambda o: len(getattr(o, "python", []) or [1]))(opts)

@@ -138,6 +138,10 @@ def run_side(side: Side, spec: dict, *, repeats: int, loops: int = 1,
                interpreter=data.get("interpreter"),
                jit_after=(data.get("interpreter_after") or {}).get("jit"),
                error=data.get("error"))
+    if "tier2_loops" in data:
+        run["tier2_loops"] = data["tier2_loops"]
+        if data.get("tier2_error"):
+            run["tier2_error"] = data["tier2_error"]
     if data.get("error") and data.get("traceback"):
         run["traceback"] = data["traceback"]
     return run

@@ -80,6 +80,46 @@ def describe_interpreter(env_keys=()):
     }
 
 
+def tier2_loops(namespace, path):
+    """Every loop (JUMP_BACKWARD) of the workload file's functions, and whether
+    tier 2 made an executor for it: the ENTER_EXECUTOR byte at the back edge
+    (dis does not show it) and _opcode.get_executor there.  None where the
+    build has no executors (3.11, 3.12)."""
+    import dis
+    try:
+        import _opcode
+        get = _opcode.get_executor
+    except (ImportError, AttributeError):
+        return None
+    enter = dis.opmap.get("ENTER_EXECUTOR")
+    seen, codes = set(), []
+    stack = [v.__code__ for v in list(namespace.values())
+             if isinstance(v, types.FunctionType) and v.__code__.co_filename == path]
+    while stack:
+        c = stack.pop()
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        codes.append(c)
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    out = []
+    for c in codes:
+        raw = c._co_code_adaptive
+        for ins in dis.get_instructions(c):
+            if ins.opname != "JUMP_BACKWARD":
+                continue
+            row = {"function": c.co_qualname if hasattr(c, "co_qualname") else c.co_name,
+                   "offset": ins.offset, "executor": False, "valid": None, "uops": None}
+            if enter is not None and raw[ins.offset] == enter:
+                try:
+                    ex = get(c, ins.offset)
+                    row.update(executor=True, valid=bool(ex.is_valid()), uops=len(ex))
+                except Exception:
+                    pass
+            out.append(row)
+    return out
+
+
 def _stub_pyperf():
     """A tiny stand-in for pyperf: benchmark files import it at the top."""
     mod = types.ModuleType("pyperf")
@@ -135,6 +175,9 @@ def _defines_workload(path):
                and node.name == "workload" for node in tree.body)
 
 
+_NAMESPACE = []     # the imported workload's namespace (call mode)
+
+
 def build_runner(spec):
     """Return (mode, run_once) where run_once() -> text describing the output."""
     path = os.path.abspath(spec["path"])
@@ -152,6 +195,7 @@ def build_runner(spec):
         name = spec.get("module_name") or "__quickening_workload__"
         module = _import_file(path, name, spec.get("stub_pyperf", False))
         ns = module.__dict__
+        _NAMESPACE[:] = [ns]
         if spec.get("setup"):
             exec(compile(spec["setup"], "<setup>", "exec"), ns)
     if mode == "call":
@@ -230,6 +274,12 @@ def main(argv):
         result["traceback"] = _workload_traceback(exc)
     # Read JIT state again after the work: it must not have changed.
     result["interpreter_after"] = {"jit": describe_interpreter()["jit"]}
+    if spec.get("tier2_check") and _NAMESPACE:
+        try:
+            result["tier2_loops"] = tier2_loops(_NAMESPACE[0], os.path.abspath(spec["path"]))
+        except Exception as exc:   # say so; the parent reports the check as failed
+            result["tier2_loops"] = None
+            result["tier2_error"] = "%s: %s" % (type(exc).__name__, exc)
     with open(out_path, "w") as fh:
         json.dump(result, fh)
     return 0 if result["error"] is None else 1
