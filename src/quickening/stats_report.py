@@ -25,11 +25,17 @@ other fields always.
 
 import json
 import linecache
+import sys
 
 # (imported with this module, before the program runs: a program's own module of
-# the same name, a rich.py next to it, must not stand in for them afterwards)
-from rich.console import Console
-from rich.table import Table
+# the same name must not stand in for it afterwards)
+from quickening import termtable
+
+# The sites table at a width too small for all of it gives up these first, in
+# this order (where, source, form and misses stay: they say which site and why)
+SITE_COLUMNS = ("where", "source", "form", "exec", "hits", "misses", "failures", "types")
+SITE_DROP_ORDER = ("types", "failures", "hits", "exec")
+SITE_FLOORS = {"where": 14, "source": 24, "form": None, "failures": 18, "types": 18}
 
 
 def _sites():
@@ -94,32 +100,36 @@ def report(options):
             json.dump(data, fh, indent=2)
     if not options.get("--stats"):
         return
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        console = Console(stderr=True, width=150)
+    out = sys.stderr
+    width = termtable.width_for(out)
+    bold = termtable.colour_for(out)
     sites = data["sites"]
     specialized = sum(1 for s in sites if s["form"] != s["family"] and s["family"] != "RESUME")
     executed = [s for s in sites if s["executions"] or s["attempts"] or s["form"] != s["family"]]
-    console.print(f"[bold]quickening[/bold]: {len(executed)} executed sites, "
-                  f"{specialized} specialized now; specialization "
-                  f"{'on' if data['specialize'] else 'off (--no-specialize)'}")
+    lines = [f"quickening: {len(executed)} executed sites, {specialized} specialized now; "
+             f"specialization {'on' if data['specialize'] else 'off (--no-specialize)'}"]
     top = _interesting(sites)[:15]
     if top:
-        table = Table(title="sites to look at (most misses, failures, polymorphic)")
-        for col in ("where", "source", "form", "exec", "hits", "misses", "failures", "types"):
-            table.add_column(col, overflow="fold")
+        rows = []
         for s in top:
+            # the source line exactly as written (only its indentation left out)
             src = linecache.getline(s["file"], s["line"] or 0).strip()
             failures = ", ".join(f"{k}×{v}" for k, v in sorted(s["failures"].items(), key=lambda kv: -kv[1]))
             types = "; ".join(f"{k}×{v}" for k, v in (s["types"] or [])[:3])
             where = f"{s['file'].rsplit('/', 1)[-1]}:{s['line']} {s['qualname']}"
-            table.add_row(where, src[:40], s["form"], str(s["executions"]), str(s["hits"]),
-                          str(s["misses"]), failures, types)
-        console.print(table)
+            rows.append([where, src, s["form"], str(s["executions"]), str(s["hits"]),
+                         str(s["misses"]), failures, types])
+        lines.append("")
+        lines.append("sites to look at (most misses, failures, polymorphic):")
+        lines += termtable.render(list(SITE_COLUMNS), rows, width=width, drop_order=SITE_DROP_ORDER,
+                                  floors=SITE_FLOORS,
+                                  right=("exec", "hits", "misses"), indent="  ", bold=bold)
     esc = data["escapes"]
-    console.print(f"[bold]escapes[/bold] (interpreted code that ran natively): {esc['total']}")
+    lines.append(f"escapes (interpreted code that ran natively): {esc['total']}")
     if esc["functions"]:
-        table = Table("function", "file:line", "count")
-        for row in esc["functions"]:
-            table.add_row(row["qualname"], f"{row['file']}:{row['firstlineno']}", str(row["count"]))
-        console.print(table)
+        rows = [[row["qualname"], f"{row['file']}:{row['firstlineno']}", str(row["count"])]
+                for row in esc["functions"]]
+        lines += termtable.render(["function", "file:line", "count"], rows, width=width,
+                                  right=("count",), indent="  ", bold=bold)
+    out.write("\n".join(lines) + "\n")
+    out.flush()

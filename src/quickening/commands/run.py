@@ -8,7 +8,10 @@ options:
   --interpret PATTERN   also interpret modules whose name matches (repeatable)
   --interpret-all       interpret every Python module imported after start-up
   --no-specialize       leave every site generic
-  --stats               print per-function escapes (and per-site statistics) to stderr
+  --stats               print per-function escapes (and per-site statistics) to stderr;
+                        the table fits $COLUMNS (else the terminal) by leaving out the
+                        columns types, failures, hits, exec in that order, then wrapping
+                        cells; not a terminal: plain text at full width; NO_COLOR honoured
   --stats-json FILE     write the statistics as JSON
 """
 
