@@ -6,10 +6,12 @@
 
 Runs the program in the interpreter (its own output as usual), then lists
 every code object of the program's files -- or only the functions named
-with --function -- as `dis(adaptive=True)` would show CPython's, with each
-site's inline caches decoded underneath: the counter (value and backoff) and
-the cache fields (cached classes by name).  Unlike `dis` on CPython 3.13.0,
-the cache fields are read from their own cells.
+with --function -- exactly as CPython's `dis.disassemble(code, adaptive=True,
+show_caches=True)` prints it (labels, CACHE lines, exception table), with a
+`#` line after each site's CACHE lines decoding them: the counter (value and
+backoff) and the cache fields (cached classes by name).  Unlike `dis` on
+CPython 3.13.0, whose CACHE lines repeat the first cell, the `#` line reads
+each field from its own cell.  --function naming nothing that ran is an error.
 
 --generated NAME (a function's qualified name or name; repeatable) prints,
 instead of the listing (unless --function asks for it too), the Python source
@@ -29,35 +31,63 @@ from quickening.pyargs import UsageError, note_late_options, parse_python_like
 
 
 def listing(info, out):
+    """CPython's own `dis.disassemble(code, adaptive=True, show_caches=True)` of the
+    interpreter's live stream (labels, CACHE lines, exception table as dis prints
+    them), with a `#` line after each site's caches: its counter decoded and its
+    cache fields, each read from its own cell."""
     from quickening.interp import sitestate
     code = info.code
     versions = sitestate.types_by_version()
     sites = {s.offset: s for s in sitestate._decode.decode(sitestate.tables(), code.co_code,
                                                             info.quickened.tobytes())}
     out.write(f"Disassembly of {code.co_qualname} ({code.co_filename}:{code.co_firstlineno}):\n")
-    for instr in dis.get_instructions(sitestate.LiveCode(info), adaptive=True):
-        text = instr._disassemble(lineno_width=4, mark_as_current=False, offset_width=4) \
-            if hasattr(instr, "_disassemble") else repr(instr)
-        out.write(f"  {instr.offset:>4} {_line(instr)}{instr.opname:<32} {instr.arg if instr.arg is not None else '':<4} "
-                  f"{('(' + instr.argrepr + ')') if instr.argrepr else ''}\n")
-        site = sites.get(instr.offset)
-        if site is not None and site.family != "RESUME":
-            out.write(f"       {'':5}{'':32} counter {site.counter_raw:#06x} "
-                      f"(value {site.counter_value}, backoff {site.backoff})")
-            fields = {k: v for k, v in site.fields.items() if v}
-            if site.state == "specialized" and fields:
-                out.write("  " + ", ".join(f"{k}={v}" for k, v in fields.items()))
-            if site.type_version:
-                cls = versions.get(site.type_version)
-                out.write(f"  class={cls.__qualname__ if cls else '?'}")
-            out.write("\n")
-        del text
+
+    class Decoding(dis.Formatter):
+        def print_instruction(self, instr, mark_as_current=False):
+            super().print_instruction(instr, mark_as_current)
+            site = sites.get(instr.offset)
+            if site is not None and site.family != "RESUME":
+                print(" " * (self.lineno_width + self.label_width + 4) + "# " +
+                      _decoded(site, versions), file=self.file)
+
+    # dis.disassemble builds its Formatter by name: ours adds the decoded line.  It
+    # asks for the executor of every code unit whose byte is ENTER_EXECUTOR, cache
+    # cells included; the interpreter has none, and says so as CPython would
+    saved = dis.Formatter, dis.get_executor
+    dis.Formatter, dis.get_executor = Decoding, _no_executor
+    try:
+        dis.disassemble(_StreamCode(info), file=out, adaptive=True, show_caches=True)
+    finally:
+        dis.Formatter, dis.get_executor = saved
     out.write("\n")
 
 
-def _line(instr):
-    line = instr.positions.lineno if instr.positions else None
-    return f"{line if instr.starts_line and line else '':>5} "
+class _StreamCode:
+    """The code object with the interpreter's quickened stream (forms and cache
+    cells in CPython's layout) as its `_co_code_adaptive`."""
+
+    def __init__(self, info):
+        self._code = info.code
+        self._co_code_adaptive = info.quickened.tobytes()
+
+    def __getattr__(self, name):
+        return getattr(self._code, name)
+
+
+def _no_executor(code, offset):
+    raise ValueError("no executor at this offset")
+
+
+def _decoded(site, versions):
+    text = (f"counter {site.counter_raw:#06x} (value {site.counter_value}, "
+            f"backoff {site.backoff})")
+    fields = {k: v for k, v in site.fields.items() if v}
+    if site.state == "specialized" and fields:
+        text += "  " + ", ".join(f"{k}={v}" for k, v in fields.items())
+    if site.type_version:
+        cls = versions.get(site.type_version)
+        text += f"  class={cls.__qualname__ if cls else '?'}"
+    return text
 
 
 def main(argv):
