@@ -37,10 +37,16 @@ for the instruction's oparg where a guard or an operation depends on it.
 
 import re
 
-from quickening.interp import generated, host, quicken
+from quickening.interp import facts as _facts, generated, host, quicken
 from quickening.interp.lowering import Shape, SiteShape
 
-OPARG = "oparg"     # a guard's argument or an operation's name: the instruction's oparg
+
+class _Oparg:
+    def __repr__(self):
+        return "OPARG"
+
+
+OPARG = _Oparg()    # a guard's argument standing for the instruction's oparg
 
 
 # -- guards ------------------------------------------------------------------------------
@@ -71,10 +77,18 @@ class Guard:
 class Check:
     """A guard applied to a member's names (operands, facts) or to constants."""
 
-    __slots__ = ("guard", "bound")
+    __slots__ = ("guard", "bound", "raised")
 
     def __init__(self, guard, bound):
         self.guard, self.bound = guard, bound
+        self.raised = None
+
+    def or_raises(self, exception):
+        """The operation itself raises `exception` (before any effect) exactly where
+        this check fails: fused runs leave the check to it and take that exception
+        for the miss (the table then counts it)."""
+        self.raised = exception
+        return self
 
     def text(self):
         """The test over the member's names (a type as its builtin name, an int as itself)."""
@@ -82,6 +96,8 @@ class Check:
 
 
 def _written(value):
+    if value is OPARG:
+        return "{oparg}"
     if isinstance(value, str):
         return value                # a name of the member (or an expression of them)
     if isinstance(value, type):
@@ -105,6 +121,11 @@ NON_NEGATIVE_COMPACT = Guard("NON_NEGATIVE_COMPACT", f"0 <= {{x}} < {COMPACT}",
 INDEX_IN_RANGE = Guard("INDEX_IN_RANGE", "{index} < len({seq})",
                        "index (not negative) is within seq")
 EXACT_LENGTH = Guard("EXACT_LENGTH", "len({seq}) == {n}", "seq has exactly n items")
+# the general lowering of a type-version guard: the tag read from the type object
+TYPE_VERSION = Guard("TYPE_VERSION", "MEM32[(id(type({x})) + TP_VERSION_TAG) >> 2] == {version}",
+                     "type(x)'s version tag is the cached version (any change to the "
+                     "class gives it a new one)",
+                     needs={"MEM32": _facts.MEM32, "TP_VERSION_TAG": _facts.TYPE_VERSION_TAG})
 
 
 # -- members -----------------------------------------------------------------------------
@@ -120,7 +141,8 @@ class Member:
                those named after a cache field of the family are written into its cells
     variants   oparg -> names the guards and the operation use as {name}
     serves     oparg -> whether a site with that oparg can hold the member
-    in_place   whether fused runs execute it in place (else through its handler)
+    in_place   whether fused runs execute it in place (else through its handler),
+               or oparg -> whether they do
     result     the exact type of its one result (what a fused run then knows)
     runs_code  whether the operation may run code of the program once its guards
                passed (hashing a key, comparing items ...)
@@ -152,16 +174,21 @@ class Member:
     def serves(self, oparg):
         return self._serves is None or self._serves(oparg)
 
+    def _fused(self, oparg):
+        fused = self.runs_in_place
+        return (fused(oparg) if callable(fused) else fused) and self.serves(oparg)
+
     def _key(self, oparg):
         names = self.variants(oparg) if self.variants is not None else {}
         variable = callable(self.op) or any(v is OPARG for c in self.guards
                                             for v in c.bound.values())
         return (tuple(sorted(names.items())), oparg if variable else None), names
 
-    def _texts(self, oparg, names):
-        """(guard, results or statement) over the member's names, for this oparg."""
+    def _texts(self, oparg, names, fused=False):
+        """(guard, results or statement) over the member's names, for this oparg (fused:
+        less the checks the operation makes itself, or_raises)."""
         subst = dict(names, oparg=oparg)
-        guard = " and ".join(c.text() for c in self.guards)
+        guard = " and ".join(c.text() for c in self.guards if not (fused and c.raised))
         op = self.op(oparg) if callable(self.op) else self.op
         results = [op] if isinstance(op, str) and self.outputs else list(op) if self.outputs else []
         statement = None if self.outputs else op
@@ -177,7 +204,7 @@ class Member:
         if not self.facts:
             return made
         handler = made(*(facts[name] for name in self.facts))
-        if not self.runs_in_place:
+        if not self._fused(oparg):
             return handler
         return self._kind(oparg).facts(handler, *(facts[name] for name in self.facts),
                                        *self._objects())
@@ -230,7 +257,8 @@ class Member:
         if not self.serves(oparg):
             return None
         _, names = self._key(oparg)
-        guard, results, statement = self._texts(oparg, names)
+        guard, results, statement = self._texts(oparg, names, fused=True)
+        fallible = next((c.raised for c in self.guards if c.raised), self.fallible)
         positions = {name: f"{{{i}}}" for i, name in enumerate(self.inputs)}
         objects = [n for n, v in self.needs.items() if type(v) is not int]
         positions.update((fact, f"{{c{i}}}") for i, fact in enumerate(self.facts + tuple(objects)))
@@ -238,7 +266,7 @@ class Member:
         place = _placer(positions)
         return Shape(len(self.inputs), [place(r) for r in results], guard=place(guard),
                      effects=[place(statement)] if statement else (),
-                     raises=self.raises, fallible=self.fallible, result_type=self.result,
+                     raises=self.raises, fallible=fallible, result_type=self.result,
                      pure=not self.runs_code, consts=None if self.facts else ())
 
     def _kind(self, oparg):
@@ -252,7 +280,7 @@ class Member:
     def in_place(self, oparg):
         """What fused runs recognize a site of this member by: its handler, or (with
         facts) its SiteShape; None where it does not serve the oparg."""
-        if not self.runs_in_place or not self.serves(oparg):
+        if not self._fused(oparg):
             return None
         return self._kind(oparg) if self.facts else self.handler(oparg)
 
@@ -269,6 +297,8 @@ def _stack_update(n_in, results, statement):
     if n_in > k:
         lines.append(f"del stack[-{n_in - k}:]" if n_in - k > 1 else "del stack[-1]")
         n_in = k
+    if k == 0:
+        return lines
     if k == 1 and n_in == 1:
         lines.append(f"stack[-1] = {results[0]}")
     else:

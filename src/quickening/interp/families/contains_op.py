@@ -2,35 +2,18 @@
 a set or frozenset (SET).  The guard checks only the container's type."""
 
 from quickening.interp import host
+from quickening.interp.lowering import GENERIC
 from quickening.interp.ops import arith
-from quickening.interp.lowering import GENERIC, Shape
-from quickening.interp.quicken import Family
-
-FAMILY = Family("CONTAINS_OP", ["CONTAINS_OP_SET", "CONTAINS_OP_DICT"], operands=2)
-
-_generic = arith.contains_op
+from quickening.interp.spec import EXACT_SET, EXACT_TYPE, Family
 
 
-@FAMILY.adaptive()
-def contains_op(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-1])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
-
-
-# -- the specializer --------------------------------------------------------------
-def specialize(site, container):
+def specialize(site, item, container):
+    """specialize.c's _Py_Specialize_ContainsOp."""
     t = type(container)
     if t is dict:
-        return site.specialize("CONTAINS_OP_DICT", contains_op_dict if not site.oparg
-                               else not_contains_op_dict)
+        return site.specialize(DICT)
     if t is set or t is frozenset:
-        return site.specialize("CONTAINS_OP_SET", contains_op_set if not site.oparg
-                               else not_contains_op_set)
+        return site.specialize(SET)
     return site.fail(failure_kind(container))
 
 
@@ -47,63 +30,22 @@ def failure_kind(container):
     return "OTHER"
 
 
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return contains_op(f, stack, site, nxt)
+CONTAINS_OP = FAMILY = Family("CONTAINS_OP", operands="item container",
+                               generic=arith.contains_op, specializer=specialize)
 
 
 # -- members (oparg 1 is `not in`) ------------------------------------------------------
-def contains_op_dict(f, stack, site, nxt):
-    container = stack[-1]
-    if type(container) is dict:
-        del stack[-1]
-        stack[-1] = stack[-1] in container
-        return nxt
-    return _deopt(f, stack, site, nxt)
+# (hashing and comparing the item may run code of the program)
+def _polarity(oparg):
+    return {"in": "not in" if oparg else "in"}
 
 
-def not_contains_op_dict(f, stack, site, nxt):
-    container = stack[-1]
-    if type(container) is dict:
-        del stack[-1]
-        stack[-1] = stack[-1] not in container
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def contains_op_set(f, stack, site, nxt):
-    container = stack[-1]
-    t = type(container)
-    if t is set or t is frozenset:
-        del stack[-1]
-        stack[-1] = stack[-1] in container
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def not_contains_op_set(f, stack, site, nxt):
-    container = stack[-1]
-    t = type(container)
-    if t is set or t is frozenset:
-        del stack[-1]
-        stack[-1] = stack[-1] not in container
-        return nxt
-    return _deopt(f, stack, site, nxt)
+SET = CONTAINS_OP.member(
+    "CONTAINS_OP_SET", stack="item container -- res", guards=[EXACT_SET("container")],
+    op="item {in} container", variants=_polarity, result=bool)
+DICT = CONTAINS_OP.member(
+    "CONTAINS_OP_DICT", stack="item container -- res", guards=[EXACT_TYPE("container", dict)],
+    op="item {in} container", variants=_polarity, result=bool)
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
-FAMILY.base_shape = GENERIC[host.OPMAP["CONTAINS_OP"]]
-
-
-# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
-# (hashing and comparing the item may run code of the program: not pure)
-_SET_GUARD = "(type({1}) is set or type({1}) is frozenset)"
-contains_op_dict.fuse_as = lambda oparg: Shape(2, ["{0} in {1}"], guard="type({1}) is dict",
-                                               result_type=bool)
-not_contains_op_dict.fuse_as = lambda oparg: Shape(2, ["{0} not in {1}"],
-                                                   guard="type({1}) is dict", result_type=bool)
-contains_op_set.fuse_as = lambda oparg: Shape(2, ["{0} in {1}"], guard=_SET_GUARD,
-                                              result_type=bool)
-not_contains_op_set.fuse_as = lambda oparg: Shape(2, ["{0} not in {1}"], guard=_SET_GUARD,
-                                                  result_type=bool)
-FAMILY.inline_members = lambda oparg: ((not_contains_op_dict, not_contains_op_set) if oparg
-                                       else (contains_op_dict, contains_op_set))
+CONTAINS_OP.base_shape = GENERIC[host.OPMAP["CONTAINS_OP"]]

@@ -9,40 +9,27 @@ execution); on an exact dict -> DICT.  Everything else fails.
 import types
 
 from quickening.interp import host
+from quickening.interp.lowering import GENERIC
 from quickening.interp.ops import containers
-from quickening.interp.lowering import GENERIC, Shape
-from quickening.interp.quicken import Family
+from quickening.interp.spec import (COMPACT, EXACT_TYPE, INDEX_IN_RANGE, NON_NEGATIVE_COMPACT,
+                                    Family)
 
-FAMILY = Family("STORE_SUBSCR", ["STORE_SUBSCR_DICT", "STORE_SUBSCR_LIST_INT"], operands=2)
-
-_generic = containers.store_subscr
-_COMPACT = 1 << 30
+_COMPACT = COMPACT
 
 
-@FAMILY.adaptive()
-def store_subscr(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-2], stack[-1])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
-
-
-# -- the specializer --------------------------------------------------------------
 def specialize(site, container, sub):
+    """specialize.c's _Py_Specialize_StoreSubscr."""
     t = type(container)
     if t is list:
         if type(sub) is int:
             if 0 <= sub < _COMPACT and sub < len(container):
-                return site.specialize("STORE_SUBSCR_LIST_INT", store_subscr_list_int)
+                return site.specialize(LIST_INT)
             return site.fail("OUT_OF_RANGE")
         if type(sub) is slice:
             return site.fail("SUBSCR_LIST_SLICE")
         return site.fail("OTHER")
     if t is dict:
-        return site.specialize("STORE_SUBSCR_DICT", store_subscr_dict)
+        return site.specialize(DICT)
     return site.fail(failure_kind(container, sub))
 
 
@@ -80,44 +67,21 @@ def failure_kind(container, sub):
     return "OTHER"
 
 
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return store_subscr(f, stack, site, nxt)
+STORE_SUBSCR = FAMILY = Family("STORE_SUBSCR", operands="container sub",
+                                generic=containers.store_subscr, specializer=specialize)
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def store_subscr_list_int(f, stack, site, nxt):
-    sub = stack[-1]
-    container = stack[-2]
-    if (type(sub) is int and type(container) is list
-            and 0 <= sub < _COMPACT and sub < len(container)):
-        container[sub] = stack[-3]
-        del stack[-3:]
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def store_subscr_dict(f, stack, site, nxt):
-    container = stack[-2]
-    if type(container) is dict:
-        sub = stack.pop()
-        del stack[-1]
-        container[sub] = stack.pop()
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-# -- in place in fused runs (fusion.py): the member's guard and operation -------------------
-# (the guard less the bound: an index past the end raises IndexError, the member's
-# miss, before anything is stored: the run leaves for the handler, which counts it)
-store_subscr_list_int.fuse_as = lambda oparg: Shape(
-    3, effects=["{1}[{2}] = {0}"],
-    guard=f"type({{2}}) is int and type({{1}}) is list and 0 <= {{2}} < {_COMPACT}",
-    fallible="IndexError", pure=True)
-# (hashing and comparing the key may run code of the program)
-store_subscr_dict.fuse_as = lambda oparg: Shape(3, effects=["{1}[{2}] = {0}"],
-                                                guard="type({1}) is dict")
-FAMILY.inline_members = lambda oparg: (store_subscr_list_int, store_subscr_dict)
+DICT = STORE_SUBSCR.member(
+    "STORE_SUBSCR_DICT", stack="value container sub --",
+    guards=[EXACT_TYPE("container", dict)],
+    op="container[sub] = value")     # (hashing and comparing the key may run code)
+LIST_INT = STORE_SUBSCR.member(
+    "STORE_SUBSCR_LIST_INT", stack="value container sub --",
+    guards=[EXACT_TYPE("sub", int), EXACT_TYPE("container", list), NON_NEGATIVE_COMPACT("sub"),
+            # (past the end, the store raises IndexError before storing anything)
+            INDEX_IN_RANGE("sub", "container").or_raises("IndexError")],
+    op="container[sub] = value", runs_code=False)
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
-FAMILY.base_shape = GENERIC[host.OPMAP["STORE_SUBSCR"]]
+STORE_SUBSCR.base_shape = GENERIC[host.OPMAP["STORE_SUBSCR"]]

@@ -10,31 +10,13 @@ tuple, set, bytes ... (`if 1.5:` stays TO_BOOL).
 """
 
 from quickening.interp import facts, host
+from quickening.interp.lowering import GENERIC
 from quickening.interp.ops import arith
-from quickening.interp.lowering import GENERIC, Shape, SiteShape
-from quickening.interp.quicken import Family, pack32
+from quickening.interp.spec import EXACT_TYPE, IS_NONE, TYPE_VERSION, Family
 
-FAMILY = Family("TO_BOOL", [
-    "TO_BOOL_ALWAYS_TRUE", "TO_BOOL_BOOL", "TO_BOOL_INT", "TO_BOOL_LIST",
-    "TO_BOOL_NONE", "TO_BOOL_STR",
-])
-
-_generic = arith.to_bool
 _HEAPTYPE = facts.TPFLAGS_HEAPTYPE
 
 
-@FAMILY.adaptive()
-def to_bool(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-1])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
-
-
-# -- the specializer --------------------------------------------------------------
 def _defines(cls, name):
     """The name is found on the class's MRO (so the matching C slot is filled)."""
     for klass in cls.__mro__:
@@ -44,17 +26,18 @@ def _defines(cls, name):
 
 
 def specialize(site, value):
+    """specialize.c's _Py_Specialize_ToBool."""
     t = facts.stands_for(type(value))
     if t is bool:
-        return site.specialize("TO_BOOL_BOOL", to_bool_bool)
+        return site.specialize(BOOL)
     if t is int:
-        return site.specialize("TO_BOOL_INT", to_bool_int)
+        return site.specialize(INT)
     if t is list:
-        return site.specialize("TO_BOOL_LIST", to_bool_list)
+        return site.specialize(LIST)
     if value is None:
-        return site.specialize("TO_BOOL_NONE", to_bool_none)
+        return site.specialize(NONE)
     if t is str:
-        return site.specialize("TO_BOOL_STR", to_bool_str)
+        return site.specialize(STR)
     if t.__flags__ & _HEAPTYPE:
         if _defines(t, "__bool__"):
             return site.fail("TO_BOOL_NUMBER")
@@ -63,8 +46,7 @@ def specialize(site, value):
         version = facts.assign_type_version(t)
         if not version:
             return site.fail("OUT_OF_VERSIONS")
-        return site.specialize("TO_BOOL_ALWAYS_TRUE", _always_true(version),
-                               cache=version, cells=pack32(version))
+        return site.specialize(ALWAYS_TRUE, version=version)
     return site.fail(_KINDS.get(t, "OTHER"))
 
 
@@ -73,79 +55,26 @@ _KINDS = {bytearray: "TO_BOOL_BYTEARRAY", bytes: "TO_BOOL_BYTES", dict: "TO_BOOL
           frozenset: "TO_BOOL_SET", tuple: "TO_BOOL_TUPLE"}
 
 
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return to_bool(f, stack, site, nxt)
+TO_BOOL = FAMILY = Family("TO_BOOL", operands="value", generic=arith.to_bool,
+                           specializer=specialize)
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def to_bool_bool(f, stack, site, nxt):
-    if type(stack[-1]) is bool:
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def to_bool_int(f, stack, site, nxt):
-    value = stack[-1]
-    if type(value) is int:
-        stack[-1] = value != 0
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def to_bool_list(f, stack, site, nxt):
-    value = stack[-1]
-    if type(value) is list:
-        stack[-1] = len(value) > 0
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def to_bool_none(f, stack, site, nxt):
-    if stack[-1] is None:
-        stack[-1] = False
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def to_bool_str(f, stack, site, nxt):
-    value = stack[-1]
-    if type(value) is str:
-        stack[-1] = len(value) > 0
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-_MEM32 = facts.MEM32
-_VERSION = facts.TYPE_VERSION_TAG
-
-
-def _always_true(version):
-    """TO_BOOL_ALWAYS_TRUE's handler for a class at this version."""
-    def to_bool_always_true(f, stack, site, nxt):
-        # guard: the class's version is the one cached (any change to the class,
-        # e.g. adding __bool__ or __len__, gives it a new version)
-        if _MEM32[(id(type(stack[-1])) + _VERSION) >> 2] == version:
-            stack[-1] = True
-            return nxt
-        return _deopt(f, stack, site, nxt)
-    return ALWAYS_TRUE_IN_PLACE.facts(to_bool_always_true, version, _MEM32)
-
-
-# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
-_PURE = {"raises": False, "result_type": bool, "pure": True}
-to_bool_bool.fuse_as = lambda oparg: Shape(1, ["{0}"], guard="type({0}) is bool", **_PURE)
-to_bool_int.fuse_as = lambda oparg: Shape(1, ["{0} != 0"], guard="type({0}) is int", **_PURE)
-to_bool_list.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is list", **_PURE)
-to_bool_none.fuse_as = lambda oparg: Shape(1, ["False"], guard="{0} is None", **_PURE)
-to_bool_str.fuse_as = lambda oparg: Shape(1, ["len({0}) > 0"], guard="type({0}) is str", **_PURE)
-# (the class's version, {c0}, read from the type object's memory, {c1})
-ALWAYS_TRUE_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["True"], guard=f"{{c1}}[(id(type({{0}})) + {_VERSION}) >> 2] == {{c0}}", consts=None,
-    **_PURE))
-_INLINE = (to_bool_bool, to_bool_int, to_bool_list, to_bool_none, to_bool_str,
-           ALWAYS_TRUE_IN_PLACE)
-FAMILY.inline_members = lambda oparg: _INLINE
+_PURE = {"result": bool, "raises": False, "runs_code": False}
+ALWAYS_TRUE = TO_BOOL.member(
+    "TO_BOOL_ALWAYS_TRUE", stack="value -- res", facts=("version",),
+    # (any change to the class, e.g. adding __bool__ or __len__, gives it a new version)
+    guards=[TYPE_VERSION("value", "version")], op="True", **_PURE)
+BOOL = TO_BOOL.member("TO_BOOL_BOOL", stack="value -- res",
+                      guards=[EXACT_TYPE("value", bool)], op="value", **_PURE)
+INT = TO_BOOL.member("TO_BOOL_INT", stack="value -- res",
+                     guards=[EXACT_TYPE("value", int)], op="value != 0", **_PURE)
+LIST = TO_BOOL.member("TO_BOOL_LIST", stack="value -- res",
+                      guards=[EXACT_TYPE("value", list)], op="len(value) > 0", **_PURE)
+NONE = TO_BOOL.member("TO_BOOL_NONE", stack="value -- res",
+                      guards=[IS_NONE("value")], op="False", **_PURE)
+STR = TO_BOOL.member("TO_BOOL_STR", stack="value -- res",
+                     guards=[EXACT_TYPE("value", str)], op="len(value) > 0", **_PURE)
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
-FAMILY.base_shape = GENERIC[host.OPMAP["TO_BOOL"]]
+TO_BOOL.base_shape = GENERIC[host.OPMAP["TO_BOOL"]]

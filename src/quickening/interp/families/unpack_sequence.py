@@ -6,41 +6,23 @@ instruction then raises); so does anything else.  Guards: type and length.
 """
 
 from quickening.interp.ops import containers
-from quickening.interp.lowering import Shape
-from quickening.interp.quicken import Family
-
-FAMILY = Family("UNPACK_SEQUENCE", [
-    "UNPACK_SEQUENCE_TWO_TUPLE", "UNPACK_SEQUENCE_TUPLE", "UNPACK_SEQUENCE_LIST",
-])
-
-_generic = containers.unpack_sequence
+from quickening.interp.spec import EXACT_LENGTH, EXACT_TYPE, OPARG, Family
 
 
-@FAMILY.adaptive()
-def unpack_sequence(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-1])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
-
-
-# -- the specializer --------------------------------------------------------------
 def specialize(site, seq):
+    """specialize.c's _Py_Specialize_UnpackSequence."""
     t = type(seq)
     n = site.oparg
     if t is tuple:
         if len(seq) != n:
             return site.fail("EXPECTED_ERROR")
         if n == 2:
-            return site.specialize("UNPACK_SEQUENCE_TWO_TUPLE", unpack_sequence_two_tuple)
-        return site.specialize("UNPACK_SEQUENCE_TUPLE", unpack_sequence_tuple)
+            return site.specialize(TWO_TUPLE)
+        return site.specialize(TUPLE)
     if t is list:
         if len(seq) != n:
             return site.fail("EXPECTED_ERROR")
-        return site.specialize("UNPACK_SEQUENCE_LIST", unpack_sequence_list)
+        return site.specialize(LIST)
     return site.fail(failure_kind(seq))
 
 
@@ -53,51 +35,26 @@ def failure_kind(seq):
     return "OTHER"
 
 
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return unpack_sequence(f, stack, site, nxt)
+UNPACK_SEQUENCE = FAMILY = Family("UNPACK_SEQUENCE", operands="seq",
+                                   generic=containers.unpack_sequence, specializer=specialize)
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def unpack_sequence_two_tuple(f, stack, site, nxt):
-    seq = stack[-1]
-    if type(seq) is tuple and len(seq) == 2:
-        stack[-1] = seq[1]
-        stack.append(seq[0])
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def unpack_sequence_tuple(f, stack, site, nxt):
-    seq = stack[-1]
-    if type(seq) is tuple and len(seq) == site.oparg:
-        del stack[-1]
-        stack.extend(seq[::-1])
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def unpack_sequence_list(f, stack, site, nxt):
-    seq = stack[-1]
-    if type(seq) is list and len(seq) == site.oparg:
-        del stack[-1]
-        stack.extend(seq[::-1])
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
 def _items(n):
-    # pushed last item first: the first item ends on top
-    return [f"{{0}}[{k}]" for k in reversed(range(n))]
+    """seq's n items, pushed last first: the first item ends on top."""
+    return [f"seq[{k}]" for k in reversed(range(n))]
 
 
-unpack_sequence_two_tuple.fuse_as = lambda oparg: (
-    Shape(1, _items(2), guard="type({0}) is tuple and len({0}) == 2", pure=True)
-    if oparg == 2 else None)
-unpack_sequence_tuple.fuse_as = lambda oparg: Shape(
-    1, _items(oparg), guard=f"type({{0}}) is tuple and len({{0}}) == {oparg}", pure=True)
-unpack_sequence_list.fuse_as = lambda oparg: Shape(
-    1, _items(oparg), guard=f"type({{0}}) is list and len({{0}}) == {oparg}", pure=True)
-_INLINE = (unpack_sequence_two_tuple, unpack_sequence_tuple, unpack_sequence_list)
-FAMILY.inline_members = lambda oparg: _INLINE if oparg <= 8 else ()
+_FEW = 8     # fused runs write at most this many items in place
+TWO_TUPLE = UNPACK_SEQUENCE.member(
+    "UNPACK_SEQUENCE_TWO_TUPLE", stack="seq -- second first",
+    guards=[EXACT_TYPE("seq", tuple), EXACT_LENGTH("seq", 2)], op=_items(2),
+    serves=lambda oparg: oparg == 2, runs_code=False)
+TUPLE = UNPACK_SEQUENCE.member(
+    "UNPACK_SEQUENCE_TUPLE", stack="seq -- *items",
+    guards=[EXACT_TYPE("seq", tuple), EXACT_LENGTH("seq", OPARG)], op=_items,
+    in_place=lambda oparg: oparg <= _FEW, runs_code=False)
+LIST = UNPACK_SEQUENCE.member(
+    "UNPACK_SEQUENCE_LIST", stack="seq -- *items",
+    guards=[EXACT_TYPE("seq", list), EXACT_LENGTH("seq", OPARG)], op=_items,
+    in_place=lambda oparg: oparg <= _FEW, runs_code=False)
