@@ -275,3 +275,45 @@ def test_json_schema_keys(tmp_path):
         assert {"at_least", "exact", "per_second"} == set(s["misses"])
         assert all(len(h) == 6 for h in s["history"])
         assert all(len(e) == 5 for e in s["events"])
+
+
+@pytest.mark.parametrize("python", python_params(("debian-3.13", "3.14", "3.15")))
+def test_newer_builds_keep_io_status_and_name_the_polymorphic_site(tmp_path, python):
+    """On Debian's 3.13.18, 3.14 and 3.15: the watched program's output and exit
+    status are its native ones, JSON and HTML are written, and the polymorphic
+    site leads the things to look at."""
+    prog = program("poly_exit.py")
+    native = subprocess.run([python, prog], input="hello\n", capture_output=True,
+                            text=True, timeout=60)
+    assert native.returncode == 5
+    out = tmp_path / "r.json"
+    html = tmp_path / "html"
+    r = run_watch(["--python", python, "--interval", "2", "--json", str(out), "--html",
+                   str(html), "--report", str(tmp_path / "report.txt"), prog], input="hello\n")
+    assert r.returncode == native.returncode
+    assert r.stdout == native.stdout
+    assert "to stderr" in r.stderr and "Traceback" not in r.stderr
+    report = json.loads(out.read_text())
+    assert (html / "index.html").stat().st_size > 1000
+    (s,) = [s for s in report["sites"] if s["function"] == "get" and s["family"] == "LOAD_ATTR"]
+    assert s["verdict"] == "polymorphic"
+    # which classes the re-specializations land on depends on the round-robin's
+    # phase at each 53rd miss: at least two of the four, named
+    classes = {c.rsplit(".", 1)[1] for c in s["classes"]}
+    assert len(classes) >= 2 and classes <= set("ABCD"), s["classes"]
+    top = report["findings"][0]
+    assert top["kind"] == "polymorphic" and top["site"] == s["id"]
+    assert "`o.x` in `get()`" in top["sentence"]
+    assert "`o.x` in `get()`" in (tmp_path / "report.txt").read_text()
+
+
+@pytest.mark.parametrize("python", python_params(("3.14", "3.15")))
+def test_binary_op_extend_names_its_operation(tmp_path, python):
+    """The descriptor BINARY_OP_EXTEND caches is named by the operation it
+    serves (found inside the watched process, where the pointer is valid)."""
+    r, report = watch_json(tmp_path, python, [program("mixed_ops.py")])
+    forms = {s["function"]: s for s in report["sites"] if s["family"] == "BINARY_OP"
+             and s["function"] in ("mix", "mix2")}
+    assert forms["mix"]["form"] == "BINARY_OP_EXTEND"
+    assert forms["mix"]["targets"] == ["int + float"]
+    assert forms["mix2"]["targets"] == ["float * int"]

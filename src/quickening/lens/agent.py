@@ -240,6 +240,9 @@ class Agent(object):
         self.tier2_on = False
         self.tier2_checks = 0
         self.loops = {}          # cid -> back-edge offsets
+        self.extend_op = None    # BINARY_OP_EXTEND's opcode, until its table is sent
+        if "BINARY_OP_EXTEND" in self.tables.opname:
+            self.extend_op = bytes([self.tables.opname.index("BINARY_OP_EXTEND")])
         self.executors = {}      # (cid, offset) -> (executor index, executor)
         self.tp_version_offset = None
         self.func_version_offset = None
@@ -425,6 +428,17 @@ class Agent(object):
             elif prev is not None:
                 self._executor_gone(key, prev, now)
 
+    def _check_extend(self, b, now):
+        """Name BINARY_OP_EXTEND's descriptors (3.14+) the first time one may
+        be in use: once per process, the descriptors are static."""
+        if self.extend_op not in b:
+            return
+        self.extend_op = None
+        try:
+            self._write(("extend", self.decode.extend_descriptors()))
+        except Exception as exc:
+            self._write(("event", now, "agent-error", "extend: %r" % (exc,)))
+
     def _executor_gone(self, key, prev, now):
         del self.executors[key]
         try:
@@ -600,6 +614,8 @@ class Agent(object):
                     entry[2], entry[5] = b, now      # first sight: baseline
                     if self.tier2_on:    # an executor made before first sight
                         self._check_loops(entry, b, now)
+                    if self.extend_op is not None:
+                        self._check_extend(b, now)
                     continue
                 if b == entry[2] or entry[2] is None:
                     if not final or b == entry[1].replace()._co_code_adaptive:
@@ -618,6 +634,8 @@ class Agent(object):
             changed.append((entry[0], b))
             if self.tier2_on:
                 self._check_loops(entry, b, now)
+            if self.extend_op is not None:
+                self._check_extend(b, now)
             slots = entry[3]
             if slots is None:
                 slots = entry[3] = [s[0] for s in self.decode.structure(

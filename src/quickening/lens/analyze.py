@@ -65,6 +65,7 @@ class RunData(object):
         self.probe = None
         self.executors = []      # (t, cid, offset, index, info)
         self.tier2 = None        # tier-2 state as the program saw it running
+        self.extend = {}         # BINARY_OP_EXTEND descriptor -> "int + float"
         self.executors_gone = []  # (t, cid, offset, index, valid)
 
     @classmethod
@@ -100,6 +101,8 @@ class RunData(object):
                     run.probe = rec[1]
                 elif kind == "executor":
                     run.executors.append(tuple(rec[1:]))
+                elif kind == "extend":
+                    run.extend.update(rec[1])
                 elif kind == "tier2":
                     run.tier2 = rec[2]
                 elif kind == "executor-gone":
@@ -414,6 +417,9 @@ def analyze(run, code_text=None):
 def _target_name(run, s):
     if s.state != "specialized":
         return None
+    if s.opname == "BINARY_OP_EXTEND":
+        d = s.fields.get("descr")
+        return run.extend.get(d) or ("a mixed operation (descriptor %#x)" % d if d else None)
     if s.type_version:
         name = run.types.get(s.type_version)
         return name or "a class (type version %d)" % s.type_version

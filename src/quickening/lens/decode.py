@@ -461,6 +461,45 @@ def executor_info(code, offset):
             "exits": n - stub_start, "valid": valid, "jit_code_bytes": jit}, ex
 
 
+# Mixed operations BINARY_OP_EXTEND may cache a descriptor for (3.14+).
+_EXTEND_PROBES = (
+    ("1", "2.5", "+"), ("2.5", "1", "+"), ("1", "2.5", "-"), ("2.5", "1", "-"),
+    ("1", "2.5", "*"), ("2.5", "1", "*"), ("1", "2.5", "/"), ("2.5", "1", "/"),
+    ("3", "5", "|"), ("3", "5", "&"), ("3", "5", "^"), ("'ab'", "3", "*"),
+    ("3", "'ab'", "*"), ("1", "2.5", "+="), ("2.5", "1", "+="),
+)
+
+
+def extend_descriptors():
+    """{descriptor address: "int + float"} for BINARY_OP_EXTEND in the running
+    interpreter: each candidate operation is run twice in a tiny function
+    and the descriptor its site cached is read.  The descriptors are static
+    tables, so one probe per process names every site's."""
+    t = Tables.current() if not _CURRENT else _CURRENT[0]
+    out = {}
+    if "BINARY_OP_EXTEND" not in t.opname:
+        return out
+    kinds = {"1": "int", "3": "int", "5": "int", "2.5": "float", "'ab'": "str"}
+    for a, b, op in _EXTEND_PROBES:
+        if op.endswith("="):
+            src = "def _f(a, b):\n    a %s b\n    return a\n" % op
+        else:
+            src = "def _f(a, b):\n    return a %s b\n" % op
+        ns = {}
+        try:
+            exec(src, ns)
+            f = ns["_f"]
+            va, vb = eval(a), eval(b)
+            f(va, vb)
+            f(va, vb)
+        except Exception:
+            continue
+        for site in decode(t, f.__code__.co_code, f.__code__._co_code_adaptive):
+            if site.opname == "BINARY_OP_EXTEND" and site.fields.get("descr"):
+                out[site.fields["descr"]] = "%s %s %s" % (kinds[a], op, kinds[b])
+    return out
+
+
 _CURRENT = []
 
 
