@@ -335,22 +335,29 @@ class Family(quicken.Family):
                first ("lhs rhs"); the base handler passes them to it
     generic    the generic instruction's handler (ops/), run while counting down
     specializer (site, *operands) -> rewrites the site through site.specialize/fail
+               (or declared after the family with @FAMILY.specializer)
+    members    the names of members written by hand (irregular: they push a frame ...)
     locals     the specializer also reads the frame's locals (its stack, locals first),
                after the operands, as CPython's gets LOCALS_ARRAY
     """
 
-    def __init__(self, name, *, operands, generic, specializer, stats_operands=None,
-                 locals=False):
+    def __init__(self, name, *, operands, generic, specializer=None, stats_operands=None,
+                 locals=False, decode=None, members=()):
         names = tuple(operands.split())
-        super().__init__(name, [], operands=len(names) if stats_operands is None
+        super().__init__(name, members, operands=len(names) if stats_operands is None
                          else stats_operands)
         self.cache_fields = dict(host.CACHE_FORMAT.get(name, {}))
-        self.specializer = specializer
         self.generic = generic
         self.declared = []
-        self._adapt(names, locals)
+        self._namespace = {"specialize": specializer, "generic": generic}
+        self._adapt(names, locals, decode)
 
-    def _adapt(self, names, locals):
+    def specializer(self, fn):
+        """Declare the family's specializer (a decorator, where it follows the family)."""
+        self._namespace["specialize"] = fn
+        return fn
+
+    def _adapt(self, names, locals, decode):
         """Derive the base instruction's adaptive handler (bytecodes.c's specializing op)."""
         reads = ", ".join([f"stack[-{len(names) - i}]" for i in range(len(names))]
                           + (["stack"] if locals else []))
@@ -362,14 +369,14 @@ class Family(quicken.Family):
                   "        return site.pc\n"
                   "    cells[site.ci] = counter - 16\n"
                   "    return generic(f, stack, site.arg, nxt)\n")
-        namespace = {"specialize": self.specializer, "generic": self.generic}
+        namespace = self._namespace
         exec(generated.compile_registered("adaptive", source, self.name), namespace)
-        self.adaptive()(namespace[self.name.lower()])
+        self.adaptive(decode=decode)(namespace[self.name.lower()])
 
     def member(self, name, **declaration):
         member = Member(self, name, **declaration)
         self.declared.append(member)
-        self.members = tuple(m.name for m in self.declared)
+        self.members = self.members + (member.name,)
         self.inline_members = self._inline
         return member
 
@@ -378,43 +385,45 @@ class Family(quicken.Family):
         return tuple(kind for kind in found if kind is not None)
 
 
-# -- reference ---------------------------------------------------------------------------
+# -- reference ----------------------------------------------------------------------------
 def reference(families):
-    """docs/members.md: every declared member with its guards, cache and operation."""
+    """docs/members.md: every member with its guards, cache and operation."""
     out = ["# Members of CPython 3.13's families, as the interpreter declares them",
            "",
            "Generated from the declarations in `src/quickening/interp/families/` by",
            "`python -m quickening.interp.families --reference`; a test fails when it is stale.",
+           "A member's handler and its form in fused runs are derived from these lines",
+           "(`src/quickening/interp/spec.py`); members marked *by hand* push a frame or are",
+           "otherwise irregular, and their module holds their operation.",
            ""]
+    guards = {}
     for family in families:
         out.append(f"## {family.name}")
         out.append("")
-        layout = ", ".join(f"{k} ({v})" for k, v in family.cache_fields.items())
-        out.append(f"Cache (16-bit cells): {layout or 'none'}.")
+        fields = getattr(family, "cache_fields", None) or host.CACHE_FORMAT.get(family.name, {})
+        layout = ", ".join(f"{k} ({v})" for k, v in fields.items())
+        out.append(f"Inline cache, in 16-bit cells: {layout or 'none'}.")
         out.append("")
-        for member in family.declared:
-            out.append(f"### {member.name}")
-            out.append("")
-            out.append(f"- stack: `{member.stack.strip()}`")
+        out.append("| member | stack | guards | operation | facts | may run program code |")
+        out.append("|---|---|---|---|---|---|")
+        declared = {m.name: m for m in getattr(family, "declared", ())}
+        for name in family.members:
+            member = declared.get(name)
+            if member is None:
+                out.append(f"| {name} | | | *by hand* | | |")
+                continue
             for check in member.guards:
-                out.append(f"- guard {check.guard.name}: `{check.text()}` ({check.guard.doc})")
+                guards[check.guard.name] = check.guard
+            checks = "<br>".join(f"{c.guard.name} `{c.text()}`" for c in member.guards)
             op = member.op
-            shown = "a function of the oparg" if callable(op) else (
-                op if isinstance(op, str) else ", ".join(op))
-            out.append(f"- operation: `{shown}`")
-            if member.variants is not None:
-                out.append("- its operation depends on the oparg (variants)")
-            if member.facts:
-                cells = [f for f in member.facts if f in member.cells]
-                kept = [f for f in member.facts if f not in member.cells]
-                if cells:
-                    out.append(f"- facts in the cache: {', '.join(cells)}")
-                if kept:
-                    out.append(f"- facts kept beside the stream: {', '.join(kept)}")
-            out.append(f"- may run code of the program: {'yes' if member.runs_code else 'no'}")
-            if member.result is not None:
-                out.append(f"- result type: {member.result.__name__}")
-            if member.doc:
-                out.append(f"- {member.doc}")
-            out.append("")
+            shown = ("per oparg" if callable(op) else
+                     f"`{op}`" if isinstance(op, str) else "`" + ", ".join(op) + "`")
+            facts = ", ".join(f + (" (cells)" if f in member.cells else "") for f in member.facts)
+            out.append(f"| {name} | `{member.stack.strip()}` | {checks} | {shown} | {facts} | "
+                       f"{'yes' if member.runs_code else 'no'} |")
+        out.append("")
+    out.append("## Guards")
+    out.append("")
+    for name, guard in sorted(guards.items()):
+        out.append(f"- **{name}** `{guard.test}`: {guard.doc}.")
     return "\n".join(out).rstrip() + "\n"

@@ -16,3 +16,11 @@ from quickening.interp.families import (  # noqa: F401  (imported for registrati
     load_global, for_iter, send, call,
     load_attr, store_attr, load_super_attr,
 )
+
+# every family, in the order docs/members.md lists them
+FAMILIES_IN_ORDER = [
+    binary_op.FAMILY, compare_op.FAMILY, contains_op.FAMILY, to_bool.FAMILY,
+    unpack_sequence.FAMILY, store_subscr.FAMILY, binary_subscr.FAMILY, for_iter.FAMILY,
+    send.FAMILY, store_attr.FAMILY, load_super_attr.FAMILY,
+    load_global.FAMILY, load_attr.FAMILY, call.FAMILY, resume.FAMILY,
+]

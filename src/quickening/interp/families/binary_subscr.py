@@ -25,12 +25,8 @@ from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
 from quickening.interp.lowering import GENERIC, Shape
-from quickening.interp.quicken import Family
+from quickening.interp.spec import Family
 
-FAMILY = Family("BINARY_SUBSCR", [
-    "BINARY_SUBSCR_DICT", "BINARY_SUBSCR_GETITEM", "BINARY_SUBSCR_LIST_INT",
-    "BINARY_SUBSCR_STR_INT", "BINARY_SUBSCR_TUPLE_INT",
-], operands=2)
 
 _generic = containers.binary_subscr
 _COMPACT = 1 << 30
@@ -38,15 +34,12 @@ _HEAPTYPE = facts.TPFLAGS_HEAPTYPE
 FunctionType = types.FunctionType
 
 
-@FAMILY.adaptive()
-def binary_subscr(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-2], stack[-1])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
+FAMILY = Family("BINARY_SUBSCR", operands="container sub", generic=_generic,
+                stats_operands=2, members=[
+    "BINARY_SUBSCR_DICT", "BINARY_SUBSCR_GETITEM", "BINARY_SUBSCR_LIST_INT",
+    "BINARY_SUBSCR_STR_INT", "BINARY_SUBSCR_TUPLE_INT",
+])
+binary_subscr = FAMILY.base_handler
 
 
 # -- the type's specialization cache (PyHeapTypeObject._spec_cache) ------------------
@@ -73,6 +66,7 @@ def _lookup(t, name):
     return None
 
 
+@FAMILY.specializer
 def specialize(site, container, sub):
     t = type(container)
     if t is list or t is tuple or t is str:

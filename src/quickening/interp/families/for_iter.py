@@ -13,9 +13,8 @@ import types
 from quickening.interp.families import _genframes
 from quickening.interp.ops import control
 from quickening.interp.ops.registry import NULL
-from quickening.interp.quicken import Family
+from quickening.interp.spec import Family
 
-FAMILY = Family("FOR_ITER", ["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"])
 
 _generic = control.for_iter
 GeneratorType = types.GeneratorType
@@ -24,18 +23,13 @@ _TUPLE_ITER = type(iter(()))
 _RANGE_ITER = type(iter(range(0)))
 
 
-@FAMILY.adaptive()
-def for_iter(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-1])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
+FAMILY = Family("FOR_ITER", operands="it", generic=_generic,
+                members=["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"])
+for_iter = FAMILY.base_handler
 
 
 # -- the specializer --------------------------------------------------------------
+@FAMILY.specializer
 def specialize(site, it):
     t = type(it)
     if t is _LIST_ITER:

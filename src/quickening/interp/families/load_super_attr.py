@@ -14,10 +14,10 @@ instruction always pushes (attribute, NULL), as CPython's does.
 """
 
 from quickening.interp import facts
+from quickening.interp.ops.attrs import load_super_attr as _generic
 from quickening.interp.ops.registry import NULL
-from quickening.interp.quicken import Family
+from quickening.interp.spec import Family
 
-FAMILY = Family("LOAD_SUPER_ATTR", ["LOAD_SUPER_ATTR_ATTR", "LOAD_SUPER_ATTR_METHOD"])
 
 F_TYPE_SUBCLASS = 1 << 31
 F_METHOD_DESCRIPTOR = facts.TPFLAGS_METHOD_DESCRIPTOR
@@ -31,26 +31,13 @@ def _decode(info, oparg, pc, nxt):
     return (info.names[oparg >> 2], oparg & 1, oparg & 2)
 
 
-@FAMILY.adaptive(decode=_decode)
-def load_super_attr(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-3], stack[-2])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
+FAMILY = Family("LOAD_SUPER_ATTR", operands="global_super cls self", generic=_generic,
+                decode=_decode, stats_operands=1, members=["LOAD_SUPER_ATTR_ATTR", "LOAD_SUPER_ATTR_METHOD"])
+load_super_attr = FAMILY.base_handler
 
 
-def _generic(f, stack, arg, nxt):
-    """The generic LOAD_SUPER_ATTR (ops/attrs.py), bound on first use."""
-    global _generic
-    from quickening.interp.ops.attrs import load_super_attr as generic
-    _generic = generic
-    return generic(f, stack, arg, nxt)
-
-
-def specialize(site, global_super, cls):
+@FAMILY.specializer
+def specialize(site, global_super, cls, self_):
     if global_super is not _super:
         return site.fail("SUPER_SHADOWED")
     if not type(cls).__flags__ & F_TYPE_SUBCLASS:

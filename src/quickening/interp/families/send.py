@@ -12,28 +12,22 @@ from quickening.interp.families import _genframes
 from quickening.interp.families.for_iter import classify_iterator
 from quickening.interp.lowering import Shape
 from quickening.interp.ops import gens
-from quickening.interp.quicken import Family
+from quickening.interp.spec import Family
 
-FAMILY = Family("SEND", ["SEND_GEN"], operands=2)
 
 _generic = gens.send
 GeneratorType = types.GeneratorType
 CoroutineType = types.CoroutineType
 
 
-@FAMILY.adaptive()
-def send(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-2])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
+FAMILY = Family("SEND", operands="receiver value", generic=_generic, stats_operands=2,
+                members=["SEND_GEN"])
+send = FAMILY.base_handler
 
 
 # -- the specializer --------------------------------------------------------------
-def specialize(site, receiver):
+@FAMILY.specializer
+def specialize(site, receiver, value):
     t = type(receiver)
     if t is GeneratorType or t is CoroutineType:
         return site.specialize("SEND_GEN", send_gen)

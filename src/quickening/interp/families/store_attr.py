@@ -22,12 +22,9 @@ from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
 from quickening.interp.lowering import Shape, SiteShape, store_attr_shape
 from quickening.interp.ops.attrs import store_attr as _generic
-from quickening.interp.quicken import Family
+from quickening.interp.spec import Family
 from quickening.interp.typewatch import token
 
-FAMILY = Family("STORE_ATTR", [
-    "STORE_ATTR_INSTANCE_VALUE", "STORE_ATTR_SLOT", "STORE_ATTR_WITH_HINT",
-])
 
 M32 = facts.MEM32
 M64 = facts.MEM64
@@ -40,18 +37,15 @@ def _decode(info, oparg, pc, nxt):
     return info.names[oparg]
 
 
-@FAMILY.adaptive(decode=_decode)
-def store_attr(f, stack, site, nxt):
-    cells = site.cells
-    counter = cells[site.ci]
-    if counter < 16:
-        specialize(site, stack[-1])
-        return site.pc
-    cells[site.ci] = counter - 16
-    return _generic(f, stack, site.arg, nxt)
+FAMILY = Family("STORE_ATTR", operands="owner", generic=_generic, decode=_decode,
+                members=[
+    "STORE_ATTR_INSTANCE_VALUE", "STORE_ATTR_SLOT", "STORE_ATTR_WITH_HINT",
+])
+store_attr = FAMILY.base_handler
 
 
 # -- the specializer ---------------------------------------------------------------------
+@FAMILY.specializer
 def specialize(site, owner):
     name = site.arg
     t = type(owner)
