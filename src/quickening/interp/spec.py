@@ -37,7 +37,7 @@ for the instruction's oparg where a guard or an operation depends on it.
 
 import re
 
-from quickening.interp import facts as _facts, generated, host, quicken
+from quickening.interp import facts as _facts, generated, host, quicken, typewatch as _typewatch
 from quickening.interp.lowering import Shape, SiteShape
 
 
@@ -61,6 +61,24 @@ class Guard:
         self.name, self.test, self.doc = name, test, doc
         self.params = tuple(dict.fromkeys(re.findall(r"{(\w+)}", test)))
         self.needs = dict(needs or {})
+        # a cheaper test with the same meaning, over facts `prepare` derives from this
+        # guard's (tests/interp/test_spec.py checks both answer alike)
+        self.cheap = self.prepare = None
+
+    def lowered(self, test, prepare, needs=None):
+        """Declare a cheap lowering: `test` over the names prepare(**bound values) gives."""
+        self.cheap = Guard(self.name, test, self.doc, needs)
+        self.prepare = prepare
+        return self
+
+    def holds(self, **values):
+        """Evaluate the general test on values (for tests and tools, not the hot path)."""
+        return _evaluate(self, values)
+
+    def holds_cheaply(self, **values):
+        """Evaluate the cheap lowering on the facts prepared from the same values."""
+        prepared = self.prepare(**{k: v for k, v in values.items() if k != "x"})
+        return _evaluate(self.cheap, dict(prepared, x=values["x"]))
 
     def __call__(self, *args, **kwargs):
         bound = dict(zip(self.params, args))
@@ -95,6 +113,12 @@ class Check:
         return self.guard.test.format(**{p: _written(v) for p, v in self.bound.items()})
 
 
+def _evaluate(guard, values):
+    names = {p: f"_{p}" for p in guard.params}
+    namespace = dict(guard.needs, **{f"_{p}": v for p, v in values.items()})
+    return eval(guard.test.format(**names), namespace)
+
+
 def _written(value):
     if value is OPARG:
         return "{oparg}"
@@ -126,6 +150,10 @@ TYPE_VERSION = Guard("TYPE_VERSION", "MEM32[(id(type({x})) + TP_VERSION_TAG) >> 
                      "type(x)'s version tag is the cached version (any change to the "
                      "class gives it a new one)",
                      needs={"MEM32": _facts.MEM32, "TP_VERSION_TAG": _facts.TYPE_VERSION_TAG})
+# Its cheap lowering: the class seen at specialization, and a token a type watcher turns
+# false when the class is modified (typewatch.py): the same answer, as tags are never reused.
+TYPE_VERSION.lowered("type({x}) is {cls} and {token}[0]",
+                     lambda version, cls: {"cls": cls, "token": _typewatch.token(cls, version)})
 
 
 # -- members -----------------------------------------------------------------------------
