@@ -78,3 +78,47 @@ def test_pyperformance_workload_from_cache(tmp_path, monkeypatch, cli, records_d
     assert status == 0, err
     assert "pyperformance:fannkuch" in out
     assert "outputs differ" not in out and "failed" not in out
+
+
+def _fake_python(tmp_path, version="3 10 4", impl="cpython"):
+    """An 'interpreter' that answers only the version question, and leaves a
+    mark if anything else is run with it."""
+    ran = tmp_path / "ran"
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nif [ \"$1\" = -I ] && [ \"$2\" = -c ]; then echo %s; echo %s; "
+                    "exit 0; fi\necho \"$@\" >> %s\nexit 1\n" % (version, impl, ran))
+    fake.chmod(0o755)
+    return fake, ran
+
+
+@pytest.mark.parametrize("argv", [
+    ["experiment", "specialize", "--python", "{py}"],
+    ["experiment", "warmup", "--python", "{py}"],
+    ["experiment", "polymorphism", "--python", "{py}"],
+    ["experiment", "jit", "--python", "{py}"],
+    ["compare", "--a-python", "{py}", "loop:dict"],
+])
+def test_a_build_the_lens_cannot_read_is_refused_before_running(argv, tmp_path, cli,
+                                                                records_dir):
+    fake, ran = _fake_python(tmp_path)
+    module = cli_experiment if argv[0] == "experiment" else cli_compare
+    status, out, err = cli(module, [a.format(py=fake) for a in argv[1:]])
+    assert status != 0
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "supports CPython 3.11 to 3.15" in err and "3.10.4" in err
+    # only the describe probe touched it: no workload, no snippet ran
+    runs = ran.read_text().splitlines() if ran.exists() else []
+    assert all("decode.py --describe" in r for r in runs), runs
+    assert not records_dir.exists() or not list(records_dir.glob("*.json"))
+
+
+def test_warmup_refuses_another_implementation(tmp_path):
+    import subprocess
+    import sys
+    fake, ran = _fake_python(tmp_path, "3 11 0", "pypy")
+    r = subprocess.run([sys.executable, "-m", "quickening", "warmup", "--python", str(fake),
+                        "-c", "x = 1"], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "supports CPython 3.11 to 3.15" in r.stderr and "pypy 3.11.0" in r.stderr

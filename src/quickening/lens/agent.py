@@ -435,7 +435,7 @@ class Agent(object):
             return
         self.extend_op = None
         try:
-            self._write(("extend", self.decode.extend_descriptors()))
+            self._write(("extend", self.decode.extend_descriptors(self.tables)))
         except Exception as exc:
             self._write(("event", now, "agent-error", "extend: %r" % (exc,)))
 

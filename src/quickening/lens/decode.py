@@ -470,12 +470,12 @@ _EXTEND_PROBES = (
 )
 
 
-def extend_descriptors():
+def extend_descriptors(t):
     """{descriptor address: "int + float"} for BINARY_OP_EXTEND in the running
-    interpreter: each candidate operation is run twice in a tiny function
-    and the descriptor its site cached is read.  The descriptors are static
-    tables, so one probe per process names every site's."""
-    t = Tables.current() if not _CURRENT else _CURRENT[0]
+    interpreter (``t``: its Tables): each candidate operation is run twice in
+    a tiny function and the descriptor its site cached is read.  The
+    descriptors are static tables, so one probe per process names every
+    site's."""
     out = {}
     if "BINARY_OP_EXTEND" not in t.opname:
         return out
