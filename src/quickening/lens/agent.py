@@ -656,6 +656,10 @@ class Agent(object):
         t = self.now()
         if changed or final:
             self._write(("sample", t, changed, final))
+        if final and self.unresolved:
+            # one more walk at exit for versions an earlier walk missed
+            self.want_types.update(self.unresolved)
+            self.unresolved = set()
         if new_tv or (final and self.want_types):
             self._resolve_types(new_tv, final)
         if new_fv or (final and self.want_funcs):
