@@ -298,6 +298,9 @@ def _loops(run, per_code, src_cache, code_text):
                 "counter": value, "threshold": initial,
                 "executors": execs,
             })
+    # loops with an executor first, then those nearest to getting one
+    out.sort(key=lambda l: (not l["executors"],
+                            l["counter"] if l["counter"] is not None else 1 << 20))
     return out
 
 

@@ -58,6 +58,35 @@ def workload(p, s, lst, d, t, text):
     return x, y, z, n, m, f, u, v, q, r
 
 
+def gen():
+    yield 1
+    yield 2
+
+
+def deleg():
+    r = yield from gen()     # SEND (3.15: GET_ITER_SELF)
+    return r
+
+
+def kw(a, b=0):
+    return a + b
+
+
+def newer(d, xs, args):
+    """Families 3.14 and 3.15 added or changed."""
+    t = 0
+    for k in d.items():      # FOR_ITER over a dict view
+        t += 1
+    for v in iter(xs):       # GET_ITER on an iterator
+        t += v
+    t += sum(deleg())
+    t += kw(*args)           # CALL_FUNCTION_EX (3.15: CALL_EX_PY)
+    t += kw(1, b=2)          # CALL_KW (3.14+: CALL_KW_PY)
+    t = t + 0.5              # int + float (3.14+: BINARY_OP_EXTEND)
+    s = "ab" * 3
+    return t, s
+
+
 # a function with > 256 names, so EXTENDED_ARG precedes some sites
 src = "def wide(o):\n    t = 0\n" + "".join(
     "    t += o.attr%d\n" % i for i in range(300)) + "    return t\n"
@@ -77,17 +106,18 @@ for i in range(300):
 for _ in range(20):
     workload(Plain(), Slots(), [1, 2], {"k": 3}, (4, 5), "s")
     wide(wobj)
+    newer({1: 2, 3: 4}, [1, 2], (1, 2))
 
 mismatch = []
 tables = D.Tables.current()
-classes = [Plain, Slots, Wide]
+classes = [Plain, Slots, Wide, dict]   # dict: d.items() in newer()
 versions = {_testcapi.type_get_version(c): c.__qualname__ for c in classes}
 builtin_keys = list(__builtins__.__dict__ if hasattr(__builtins__, "__dict__")
                     else __builtins__)
 global_keys = list(globals())
 checked = {"sites": 0, "cache_info": 0, "type_versions": 0, "globals": 0}
 
-for fn in (workload, wide, Plain.meth):
+for fn in (workload, wide, Plain.meth, newer, deleg):
     code = fn.__code__
     sites = D.decode_code(code)
     ins = {}
@@ -136,6 +166,6 @@ for fn in (workload, wide, Plain.meth):
             mismatch.append(["no EXTENDED_ARG site seen"])
 
 json.dump({"mismatch": mismatch, "checked": checked, "version": list(sys.version_info[:3]),
-           "specialized": sorted(set(s.opname for fn in (workload, wide)
+           "specialized": sorted(set(s.opname for fn in (workload, wide, newer, deleg)
                                      for s in D.decode_code(fn.__code__)))},
           sys.stdout)
