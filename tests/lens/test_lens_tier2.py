@@ -24,7 +24,8 @@ def _watch(tmp, name, jit, html=False):
             pytest.fail(builds.missing_reason(name) + " (CI=true: a missing build fails)")
         pytest.skip(builds.missing_reason(name))
     out = tmp / ("%s-%s.json" % (name, jit))
-    args = ["--python", py, "--interval", "5", "--json", str(out), "--quiet"]
+    args = ["--python", py, "--interval", "5", "--json", str(out),
+            "--report", str(tmp / ("%s-%s.txt" % (name, jit)))]
     if html:
         args += ["--html", str(tmp / ("html-%s" % name))]
     r = run_watch(args + [HOT], env={"PYTHON_JIT": "1" if jit else "0"})
@@ -76,8 +77,13 @@ def _check_jit_run(truth, report):
 
 
 def test_executors_on_314(jit314):
-    truth, report, _ = jit314
+    truth, report, tmp = jit314
     _check_jit_run(truth, report)
+    # and the terminal report says so, per loop
+    text = (tmp / "3.14-True.txt").read_text()
+    assert "Tier 2 (JIT on)" in text
+    assert "in hot() — executor #%d" % _loop(report, "hot")["executors"][0]["index"] in text
+    assert "in cold() — no executor (JUMP_BACKWARD_JIT: back edge counter 100 of" in text
 
 
 def test_executors_on_315(jit315):
@@ -89,6 +95,8 @@ def test_executors_on_315(jit315):
 def test_why_tier2_is_not_running(tmp_path, name, needle):
     truth, report, _ = _watch(tmp_path, name, False)
     assert report["tier2"]["why_not"] and needle in report["tier2"]["why_not"]
+    text = (tmp_path / ("%s-False.txt" % name)).read_text()
+    assert "Tier 2: not running" in text and needle in text
     assert not truth["made"]
     assert all(l["executors"] == [] for l in report["tier2"]["loops"])
 
