@@ -106,6 +106,9 @@ def _memory_reader():
 
 _MAX_DYNAMIC = 2000
 _BUDGET = 50          # wait at least 50x the last tick's cost between ticks
+_HOT_TICKS = 4        # full ticks a changed code object stays in the focused reads
+_FOCUS_WAIT = 0.001   # between focused reads (the GIL's switch interval, 5 ms, is
+                      # what spaces them while the program computes)
 
 
 class _Output(object):
@@ -232,6 +235,9 @@ class Agent(object):
         self.main_ident = _thread.get_ident()   # the agent starts in main
         self.main_found = False
         self.read_cost = 0.0
+        self.hot = {}            # cid -> full ticks left to read it between them
+        self.walk_cost = 0.0     # thread time spent walking the classes
+        self.nfocused = 0        # focused reads done (between full ticks)
         self.done = False
         self.tv_ops, self.fv_ops = self._version_ops()
         # sys._jit says "off" while site runs (the JIT starts after it): asked
@@ -630,28 +636,7 @@ class Agent(object):
                         continue
             elif b == entry[2]:
                 continue
-            entry[2], entry[5] = b, now
-            changed.append((entry[0], b))
-            if self.tier2_on:
-                self._check_loops(entry, b, now)
-            if self.extend_op is not None:
-                self._check_extend(b, now)
-            slots = entry[3]
-            if slots is None:
-                slots = entry[3] = [s[0] for s in self.decode.structure(
-                    self.tables, entry[1].co_code) if s[3] >= 3]
-            for off in slots:
-                op = b[off]
-                if op in tv_ops:
-                    v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
-                    if v and v not in self.known_types and v not in self.unresolved \
-                            and v not in self.want_types:
-                        new_tv.add(v)
-                elif op in fv_ops:
-                    v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
-                    if v and v not in self.known_funcs and v not in self.func_unresolved \
-                            and v not in self.want_funcs:
-                        new_fv.add(v)
+            self._take(entry, b, now, changed, new_tv, new_fv)
         self.read_cost = time.thread_time() - t_read
         t = self.now()
         if changed or final:
@@ -660,6 +645,7 @@ class Agent(object):
             # one more walk at exit for versions an earlier walk missed
             self.want_types.update(self.unresolved)
             self.unresolved = set()
+        self._note_hot(changed)
         if new_tv or (final and self.want_types):
             self._resolve_types(new_tv, final)
         if new_fv or (final and self.want_funcs):
@@ -673,22 +659,91 @@ class Agent(object):
             self.first_tick_cost = cost
         self.sample_cost += cost
 
+    def _take(self, entry, b, now, changed, new_tv, new_fv):
+        """Record a code object's changed stream; collect the cached versions it
+        names that are not known yet."""
+        tv_ops, fv_ops = self.tv_ops, self.fv_ops
+        entry[2], entry[5] = b, now
+        changed.append((entry[0], b))
+        if self.tier2_on:
+            self._check_loops(entry, b, now)
+        if self.extend_op is not None:
+            self._check_extend(b, now)
+        slots = entry[3]
+        if slots is None:
+            slots = entry[3] = [s[0] for s in self.decode.structure(
+                self.tables, entry[1].co_code) if s[3] >= 3]
+        for off in slots:
+            op = b[off]
+            if op in tv_ops:
+                v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
+                if v and v not in self.known_types and v not in self.unresolved \
+                        and v not in self.want_types:
+                    new_tv.add(v)
+            elif op in fv_ops:
+                v = b[off + 4] | b[off + 5] << 8 | b[off + 6] << 16 | b[off + 7] << 24
+                if v and v not in self.known_funcs and v not in self.func_unresolved \
+                        and v not in self.want_funcs:
+                    new_fv.add(v)
+
+    # Focused reads.  A full tick reads every code object, so its cost grows with
+    # the program and the budget spaces full ticks out (25 ms for the tour); a
+    # site that re-targets between two of them is seen only by chance, so which
+    # classes a polymorphic site showed changed from run to run.  The code objects
+    # whose stream changed in one of the last _HOT_TICKS full ticks are few and
+    # cheap to read, so they are read again at every wake-up in between: the same
+    # bytes a full tick reads (nothing is asked of CPython but a copy of
+    # _co_code_adaptive), only more often.
+    def _note_hot(self, changed):
+        hot = self.hot
+        for cid in [c for c, left in hot.items() if left <= 1]:
+            del hot[cid]
+        for cid in hot:
+            hot[cid] -= 1
+        for cid, _ in changed:
+            hot[cid] = _HOT_TICKS
+
+    def focused_tick(self):
+        t_start = time.thread_time()
+        now = self.now()
+        changed, new_tv, new_fv = [], set(), set()
+        by_cid = self.by_cid
+        for cid in list(self.hot):
+            entry = by_cid[cid]
+            b = entry[1]._co_code_adaptive
+            if b != entry[2]:
+                self._take(entry, b, now, changed, new_tv, new_fv)
+        if changed:
+            self._write(("sample", now, changed, False))
+        if new_tv:
+            self._resolve_types(new_tv, eager=True)
+        if new_fv:
+            self._resolve_funcs(new_fv)
+        self.nfocused += 1
+        self.sample_cost += time.thread_time() - t_start
+
+
     # Naming cached versions.  A walk reads the version of every class (or
     # of every function of the program) and keeps the whole index: versions
     # are never reused, so a later lookup of a known number needs no walk.
     # Walks are throttled (at most one per 0.2 s, or 20x their cost) and
     # always done at exit for what is still unnamed.
 
-    def _resolve_types(self, wanted, final=False):
+    def _resolve_types(self, wanted, final=False, eager=False):
         index = self.type_index
         found = dict((v, index[v]) for v in wanted if v in index)
         rest = set(v for v in wanted if v not in index)
         self.want_types.update(rest)
         now = time.perf_counter()
-        if self.want_types and (final or now >= self.next_type_walk):
+        # eager (a class new at a site that keeps changing): walk now, while the
+        # class still has the version the site cached, if walks so far cost
+        # under ~2% of the run
+        early = eager and self.walk_cost < 0.02 * (now - self.t0)
+        if self.want_types and (final or early or now >= self.next_type_walk):
             t0 = time.thread_time()
             self._walk_types()
             cost = time.thread_time() - t0
+            self.walk_cost += cost
             self.next_type_walk = now + max(0.2, 20 * cost)
             for v in self.want_types:
                 if v in index:
@@ -780,22 +835,31 @@ class Agent(object):
 
     def run(self, stop, exited):
         wait = self.interval
+        next_full = 0.0
         try:
             while not stop.wait(wait):
                 with self.lock:
                     if self.done:
                         return
+                    if time.perf_counter() < next_full:
+                        self.focused_tick()
+                        wait = min(self.interval, _FOCUS_WAIT) if self.hot else self.interval
+                        continue
                     self.tick()
                     cost = self.read_cost
                 # keep the sampler under ~2% of the run: a program with very
-                # many code objects is sampled less often than asked
-                wait = max(self.interval, _BUDGET * cost)
-                if wait > self.interval and not self.slowed:
+                # many code objects is read whole less often than asked (and
+                # its changing code objects in between)
+                full_wait = max(self.interval, _BUDGET * cost)
+                next_full = time.perf_counter() + full_wait
+                wait = min(self.interval, _FOCUS_WAIT) if self.hot else self.interval
+                if full_wait > self.interval and not self.slowed:
                     self.slowed = True
                     self._write(("event", self.now(), "note",
-                                 "sampling slowed to every %.0f ms to keep the "
-                                 "lens's cost low (%d code objects)"
-                                 % (wait * 1000, len(self.by_cid))))
+                                 "whole samples slowed to every %.0f ms to keep the "
+                                 "lens's cost low (%d code objects); the code objects "
+                                 "that change are read in between"
+                                 % (full_wait * 1000, len(self.by_cid))))
         except Exception as exc:  # never disturb the program
             try:
                 self._write(("event", self.now(), "agent-error", repr(exc)))
@@ -872,6 +936,7 @@ class Agent(object):
                 self._write(("event", self.now(), "agent-error", repr(exc)))
             self._write(("end", self.now(), {
                 "samples": self.nsamples, "sample_cost": self.sample_cost,
+                "focused_reads": self.nfocused,
             "first_tick_cost": self.first_tick_cost,
                 "codes": len(self.by_cid),
             }))

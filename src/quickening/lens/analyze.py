@@ -410,12 +410,27 @@ def analyze(run, code_text=None):
         "events": run.events,
         "complete": run.end is not None,
         "sample_cost": (run.end or {}).get("sample_cost"),
+        "focused_reads": (run.end or {}).get("focused_reads", 0),
         "probe_error": (run.probe or {}).get("error"),
     }
     state = run.tier2 or (run.hello or {}).get("tier2")
     tier2 = {"state": state, "why_not": tier2_why(state, info["version"]),
              "loops": _loops(run, per_code, src_cache, code_text)}
     return Report(run, sites, findings, info, tier2)
+
+
+def _unseen(r):
+    """What reading the site's cache may have missed, and why (one sentence)."""
+    gaps = sum(1 for a, b in zip(r.obs, r.obs[1:])
+               if a.type_version != b.type_version and b.state == "specialized")
+    unnamed = sum(1 for c in r.classes if c.startswith("a class (type version"))
+    text = ("(Seen in %d reads of the site; its cache holds one class at a time and "
+            "changed between %d pairs of consecutive reads, so a class that held it "
+            "only between two reads is not named" % (len(r.obs), gaps))
+    if unnamed:
+        text += ("; %d cached type version%s matched no class alive at exit"
+                 % (unnamed, "" if unnamed == 1 else "s"))
+    return text + ".)"
 
 
 def _target_name(run, s):
@@ -582,10 +597,11 @@ def _findings(run, sites, tables):
             shown = ", ".join(short_name(c) for c in r.classes[:6])
             if n > 6:
                 shown += ", ..."
+            # what a reading of the cache cannot show, said where the count is
             s = ("%d classes seen passing through %s (%s); it re-targeted %s "
                  "times%s. Split the site so each class gets its own, or give "
-                 "the objects one class." % (n, desc, shown,
-                                             _at_least(r.retargets, False), mp))
+                 "the objects one class. %s"
+                 % (n, desc, shown, _at_least(r.retargets, False), mp, _unseen(r)))
             out.append(Finding("polymorphic", r, 1000 + r.retargets * n, s))
         elif r.retargets >= 2:
             forms = []

@@ -122,7 +122,7 @@ def to_json(report, argv=None, exit_status=None, wall=None):
         "run": {"argv": argv, "exit_status": exit_status, "wall_s": wall,
                 "duration_s": info["duration"],
                 "interval_ms": info["interval_ms"],
-                "samples": info["samples"], "code_objects": info["codes"],
+                "samples": info["samples"], "focused_reads": info.get("focused_reads", 0), "code_objects": info["codes"],
                "code_objects_found": info.get("found"),
                 "complete": info["complete"],
                 "sample_cost_s": info["sample_cost"]},
@@ -205,6 +205,8 @@ def _render_sites(report, console, all_sites=False, max_findings=15,
                info["codes"]))
     if info.get("found"):
         line += " (of %d found)" % info["found"]
+    if info.get("focused_reads"):
+        line += ", %d reads of the changing ones between samples" % info["focused_reads"]
     if cost is not None:
         line += ", %.1f ms spent sampling" % (cost * 1000)
     if exit_status is not None:
