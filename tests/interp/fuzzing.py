@@ -47,6 +47,11 @@ import sys
 import time
 import warnings
 
+try:
+    from . import differential
+except ImportError:     # (scripts/fuzz.py puts this directory on sys.path)
+    import differential
+
 FILENAME = "<fuzz>"
 NAMES = [f"name_{i}" for i in range(6)]
 NATIVE_LIMIT = 1.0          # seconds; a program slower than this natively is skipped
@@ -1988,15 +1993,18 @@ def _child(mode, code):
     sys.stdout = out
     namespace = {"__name__": "__fuzz__"}
     uncaught = None
+    tree = differential.code_tree(code)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             if mode == "native":
-                exec(code, namespace)
+                with differential.native_starts(tree) as native_starts:
+                    exec(code, namespace)
             else:
                 from quickening import api
-                from quickening.interp import hostframes
+                from quickening.interp import escapes, hostframes
                 hostframes.install()   # as `quickening run` does
+                escapes.enable()
                 api.run_code(code, namespace)
         except BaseException as e:  # the outcome is what we compare
             try:
@@ -2005,17 +2013,29 @@ def _child(mode, code):
                 msg = "<str failed>"
             uncaught = f"{type(e).__name__}: {msg}"
     sys.stdout = sys.__stdout__
+    # did it run in the interpreter: the code objects started (natively as CPython
+    # reports them), and the interpreted code CPython ran itself (escapes); taken
+    # before the globals' reprs run more of the program's code
+    if mode == "native":
+        started = {"started": sorted(k for k, n in native_starts.items() if k is not None and n),
+                   "hides_starts": differential.hides_starts(tree)}
+    else:
+        from quickening.interp import escapes
+        started = {"started": sorted(differential.interpreted_starts(tree)),
+                   "escapes": escapes.total()}
     # An unawaited coroutine warns when it is collected: that moment is not
     # part of the language, so those warnings are not compared.
     shown = [normalize(f"{w.category.__name__}: {w.message} at {w.filename}:{w.lineno}")
              for w in caught if "never awaited" not in str(w.message)]
     namespace.pop("__warningregistry__", None)
-    return {
+    result = {
         "stdout": normalize(out.getvalue()[:OUTPUT_CAP]),
         "uncaught": normalize(uncaught) if uncaught is not None else None,
         "warnings": shown,
         "globals": _global_reprs(namespace),
     }
+    result.update(started)
+    return result
 
 
 def run_forked(mode, code, limit):
@@ -2109,11 +2129,20 @@ def run_both(src, native_limit=NATIVE_LIMIT):
 
 def difference(native, interp):
     """None when the outcomes agree, else (kind, text describing the first difference)."""
-    if native == interp:
-        return None
     for kind in ("timeout", "crash", "harness_error"):
         if kind in interp:
             return kind, f"interpreted: {interp}"
+    native, interp = dict(native), dict(interp)
+    if interp.pop("escapes"):
+        return "escapes", "interpreted code ran natively"
+    started = set(native.pop("started")), set(interp.pop("started"))
+    if native.pop("hides_starts"):
+        started = (started[0], started[0] | started[1])    # (differential.assert_same)
+    if started[0] != started[1]:
+        return "started", (f"started natively only: {sorted(started[0] - started[1])}\n"
+                           f"started interpreted only: {sorted(started[1] - started[0])}")
+    if native == interp:
+        return None
     if native["uncaught"] != interp["uncaught"]:
         return "uncaught", f"native: {native['uncaught']}\ninterpreted: {interp['uncaught']}"
     if native["stdout"] != interp["stdout"]:

@@ -435,7 +435,8 @@ def test_found_by_fuzzing(name):
 def test_differences_are_seen():
     """The comparison is not blind: each part of an outcome counts."""
     native, interp = fuzzing.run_both(fuzzing.HELPERS + "x = [1, 'a']\nprint(x)\n")
-    assert native == interp and native["stdout"] == "[1, 'a']\n"
+    assert fuzzing.difference(native, interp) is None and native["stdout"] == "[1, 'a']\n"
+    assert interp["escapes"] == 0 and native["started"] == interp["started"] != []
     assert native["globals"]["x"] == "list[1, 'a']"
     changed = [
         ("stdout", dict(interp, stdout="[1, 'b']\n")),
@@ -443,6 +444,9 @@ def test_differences_are_seen():
         ("warnings", dict(interp, warnings=["UserWarning: w at <fuzz>:1"])),
         ("globals", dict(interp, globals=dict(interp["globals"], x="list[1]"))),
         ("timeout", {"timeout": True}),
+        # run natively: CPython started the interpreted code, the interpreter nothing
+        ("escapes", dict(interp, escapes=1)),
+        ("started", dict(interp, started=[])),
     ]
     for kind, outcome in changed:
         assert fuzzing.difference(native, outcome)[0] == kind

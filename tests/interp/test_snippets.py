@@ -872,6 +872,27 @@ g2 = leaf(2)
 next(g2); next(g2)
 sys.settrace(None)
 """,
+    # fuzz codegen 21 (seen by the started-code check: the output matched): f(**m) of a
+    # mapping that is not a dict lists m.keys() through its iterator, never asking
+    # keys() for a length hint (PyMapping_Keys)
+    "double_star_keys_listed_through_their_iterator": """
+log = []
+class Keys:
+    def __iter__(self):
+        log.append("iter")
+        return iter("ab")
+    def __len__(self):
+        log.append("len")
+        return 2
+class Mapping:
+    def keys(self):
+        return Keys()
+    def __getitem__(self, key):
+        return key.upper()
+def f(**kw):
+    return kw
+r = (f(**Mapping()), {**Mapping()}, log)
+""",
 }
 
 

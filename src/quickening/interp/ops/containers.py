@@ -157,8 +157,9 @@ def dict_merge(f, stack, arg, nxt):
     callable_ = stack[-arg - 3]
     own = isinstance(update, dict) and type(update).__iter__ is dict.__iter__
     try:
-        # a dict's own entries (even if keys()/[] are overridden), else keys() and []
-        keys = list(dict.keys(update) if own else update.keys())
+        # a dict's own entries (even if keys()/[] are overridden), else keys() and [];
+        # PyMapping_Keys lists keys() through its iterator (no length hint asked of it)
+        keys = list(dict.keys(update) if own else iter(update.keys()))
     except AttributeError:
         keys = NULL
     if keys is NULL:
