@@ -88,16 +88,19 @@ def call(fn, /, *args, **kwargs):
 
 
 def _fresh_main(path=None, spec=None, loader=None):
+    """A __main__ module with the names CPython's start-up gives it, in its order
+    (a global's index in the dict is what LOAD_GLOBAL caches); -c has no __file__
+    nor __cached__."""
+    import builtins
     main = types.ModuleType("__main__")
-    main.__file__ = path
-    main.__cached__ = None
     main.__loader__ = loader
     main.__spec__ = spec
     main.__package__ = spec.parent if spec is not None else None
-    import builtins
+    main.__annotations__ = {}
     main.__builtins__ = builtins
-    if path is None:
-        del main.__file__
+    if path is not None:
+        main.__file__ = path
+        main.__cached__ = None
     return main
 
 

@@ -57,6 +57,23 @@ def test_dash_c_and_dash_m(tmp_path):
         assert (interp.stdout, interp.stderr, interp.returncode) == (nat.stdout, nat.stderr, nat.returncode)
 
 
+def test_main_module_names_like_cpythons(tmp_path):
+    """__main__ starts with CPython's names in CPython's order (LOAD_GLOBAL caches a
+    name's index in the dict), -c has no __file__, and once a script has run (and
+    its traceback is printed) __file__ and __cached__ are gone for the atexit handlers."""
+    script = tmp_path / "main.py"
+    script.write_text("import atexit, sys\n"
+                      "print(list(globals()), __annotations__, __cached__)\n"
+                      "atexit.register(lambda: print(list(sys.modules['__main__'].__dict__)))\n"
+                      "raise ValueError(__file__ == sys.argv[0])\n")
+    assert_same_program(str(script))
+    (tmp_path / "mod.py").write_text("print(list(globals()), __annotations__)\n")
+    for args in (["-c", "print(list(globals()))"], ["-m", "mod"]):
+        nat = run_program([PYTHON, *args], cwd=tmp_path)
+        interp = run_program([PYTHON, "-m", "quickening", "run", *args], cwd=tmp_path)
+        assert (interp.stdout, interp.stderr, interp.returncode) == (nat.stdout, nat.stderr, nat.returncode)
+
+
 def test_imports_from_program_directory_are_interpreted(tmp_path):
     (tmp_path / "helper.py").write_text("def twice(x):\n    return 2 * x\n")
     (tmp_path / "main.py").write_text(

@@ -6,8 +6,11 @@ Runs the script natively (a fresh process) and in the interpreter (another
 fresh process), reads every site of the program's code objects at exit --
 CPython's `_co_code_adaptive`, the interpreter's quickened streams -- joins
 them by (file, qualified name, first line, offset) and reports the share of
-executed sites whose (form, counter) agree, listing every disagreement.
-Cached classes are compared by qualified name, never by version number.
+executed sites whose form, counter and decoded cache cells agree, listing
+every disagreement.  Cache cells are compared as what they resolve to in
+their own process (quickening.interp.sitestate.Resolver): cached classes and
+functions by qualified name, dict-keys versions as the dict they belong to,
+pointers as the attribute they point to; never by version number or address.
 Both children run with the cyclic garbage collector disabled (a program's own
 gc.collect() calls still run): a class dies only through a collection, and
 automatic collections come at allocation counts, which differ between the
@@ -16,9 +19,10 @@ when each side happened to collect.
 A site is "executed" when either side moved it from its initial state.
 
 --json FILE writes {"sites": N, "agreeing": K, "disagreements": [{"site":
-"file:qualname:firstlineno:offset", "cpython": [form, counter],
-"interpreter": [form, counter]}, ...]} (forms carry "[Class]" when a class is
-cached).  --all compares sites that neither side executed too.
+"file:qualname:firstlineno:offset", "cpython": [form, counter(, cells)],
+"interpreter": [form, counter(, cells)]}, ...]} (forms carry "[Class]" when a
+class is cached; cells, a dict of resolved cache fields, when the form is
+specialized).  --all compares sites that neither side executed too.
 """
 
 import json
@@ -63,7 +67,7 @@ def dump():
             if isinstance(const, types.CodeType) and id(const) not in codes:
                 codes[id(const)] = const
                 stack.append(const)
-    versions = sitestate.types_by_version()
+    resolver = sitestate.resolver()
     rows = []
     for code in codes.values():
         if not os.path.isabs(code.co_filename):
@@ -72,8 +76,8 @@ def dump():
         # (not this file: a program in the temp dir has it under its own directory)
         if not path.startswith(program_dir + os.sep) or path == own_file:
             continue
-        for offset, form, counter, cls in sitestate.native_sites(code, versions):
-            rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
+        for offset, form, counter, cls, cells in sitestate.native_sites(code, resolver, cells=True):
+            rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls, cells])
     with open(out_path, "w") as fh:
         json.dump(rows, fh)
 atexit.register(dump)
@@ -92,15 +96,15 @@ tracebacks.INTERNAL_CODES.add(sys._getframe().f_code)
 def dump():
     from quickening.interp import sitestate
     from quickening.interp.codeinfo import _INFOS
-    versions = sitestate.types_by_version()
+    resolver = sitestate.resolver()
     rows = []
     for info in list(_INFOS.values()):
         code = info.code
         if not (os.path.isabs(code.co_filename) and
                 os.path.realpath(code.co_filename).startswith(program_dir + os.sep)):
             continue
-        for offset, form, counter, cls in sitestate.interpreted_sites(info, versions):
-            rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls])
+        for offset, form, counter, cls, cells in sitestate.interpreted_sites(info, resolver, cells=True):
+            rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls, cells])
     with open(out_path, "w") as fh:
         json.dump(rows, fh)
 # at exit, after the program's own atexit handlers (as on the native side)
@@ -176,8 +180,16 @@ def _read_stdin():
 def compare(native_rows, interp_rows, include_unexecuted=False):
     """Join the two sides; return (sites, agreeing, disagreements)."""
     def table(rows):
-        return {f"{r[0]}:{r[1]}:{r[2]}:{r[3]}": (r[4] + (f"[{r[6]}]" if r[6] else ""), r[5])
-                for r in rows}
+        # (form, counter) and, for a specialized form, its decoded cache cells as
+        # sitestate resolves them (versions and pointers mean nothing across processes)
+        out = {}
+        for r in rows:
+            state = (r[4] + (f"[{r[6]}]" if r[6] else ""), r[5])
+            cells = r[7] if len(r) > 7 else None
+            if cells:
+                state += (tuple(sorted(cells.items())),)
+            out[f"{r[0]}:{r[1]}:{r[2]}:{r[3]}"] = state
+        return out
     nat, itp = table(native_rows), table(interp_rows)
     from quickening.interp import quicken
     # a site neither side moved from its state at quickening
@@ -193,9 +205,15 @@ def compare(native_rows, interp_rows, include_unexecuted=False):
         if a == b:
             agreeing += 1
         else:
-            disagreements.append({"site": key, "cpython": list(a) if a else None,
-                                  "interpreter": list(b) if b else None})
+            disagreements.append({"site": key, "cpython": _shown(a), "interpreter": _shown(b)})
     return sites, agreeing, disagreements
+
+
+def _shown(state):
+    """[form, counter] or [form, counter, {cache field: resolved}] (JSON-ready)."""
+    if state is None:
+        return None
+    return [*state[:2], dict(state[2])] if len(state) > 2 else list(state)
 
 
 _FAMILY_NAMES = ("TO_BOOL", "BINARY_OP", "BINARY_SUBSCR", "STORE_SUBSCR", "SEND", "UNPACK_SEQUENCE",

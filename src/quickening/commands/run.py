@@ -92,6 +92,7 @@ def execute(target, options):
                     sys.stderr.write(error)
                     return 1
                 api.run_path(target.value, argv=target.argv)
+                _forget_main_file()
             elif target.kind in ("code", "stdin"):
                 filename = "<string>" if target.kind == "code" else "<stdin>"
                 try:
@@ -118,11 +119,23 @@ def execute(target, options):
         except BaseException as exc:
             tracebacks.clean(exc)
             sys.excepthook(type(exc), exc, exc.__traceback__)
+            if target.kind == "path":
+                _forget_main_file()
             status = 1
     finally:
         importer.uninstall(finder)
     _report(options)
     return status
+
+
+def _forget_main_file():
+    """Once a script has run (and its traceback is printed), CPython takes
+    __file__ and __cached__ out of __main__ before the atexit handlers run
+    (_PyRun_SimpleFileObject); not after SystemExit, which exits at once."""
+    names = getattr(sys.modules.get("__main__"), "__dict__", None)
+    if isinstance(names, dict):
+        names.pop("__file__", None)
+        names.pop("__cached__", None)
 
 
 def _unshadow(program_dir):

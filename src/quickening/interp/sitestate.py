@@ -1,10 +1,19 @@
-"""Per-site state as CPython reports it: (offset, form, counter, cached class).
+"""Per-site state as CPython reports it: (offset, form, counter, cached class[, cells]).
 
 The same decoding (quickening.lens.decode) reads CPython's live
 `_co_code_adaptive` and the interpreter's quickened streams, so a site of
 either can be compared: the fidelity command and the per-family tests use it.
 A cached type version is resolved to the class that currently has it, and
 reported by qualified name (versions differ between processes).
+
+With cells=True each site also carries its decoded cache cells, each resolved
+to what it stands for in the process that holds it (Resolver), so that two
+processes' sites compare: type versions as classes, function versions as
+functions, dict-keys versions as "globals" / "builtins" / a module / the
+class's shared keys (or "stale" when the dict's keys changed since), pointers
+as the object they point to (found by identity among the cached class's
+attributes), indexes and hints as they are.  Only the fields the site's form
+reads are reported: CPython leaves the others as an earlier form wrote them.
 """
 
 import gc
@@ -32,23 +41,180 @@ def types_by_version():
 
 
 def _class_name(site, versions):
+    if isinstance(versions, Resolver):
+        versions = versions.types
     if site.type_version and versions is not None:
         cls = versions.get(site.type_version)
         if cls is not None:
-            return f"{cls.__module__}.{cls.__qualname__}"
+            return _name(cls)
         return "?"
     return None
 
 
-def native_sites(code, versions=None):
-    """Sites of a code object as CPython itself left them."""
-    return [(s.offset, s.opname, s.counter_raw, _class_name(s, versions))
+def _name(obj):
+    return f"{getattr(obj, '__module__', None)}.{getattr(obj, '__qualname__', '?')}"
+
+
+# What each (3.13) form reads of its cache, by decoded field: "type" a type
+# version, "function" a function version, "index" an index or hint (the low
+# cell), "keys" a dict-keys version (16 bits in LOAD_GLOBAL, 32 elsewhere),
+# "shared_keys" the version of the cached class's shared keys, "object" a
+# pointer.  A form not listed reads no cache field.
+_READS = {
+    "LOAD_GLOBAL_MODULE": {"module_keys_version": "keys16", "index": "index"},
+    "LOAD_GLOBAL_BUILTIN": {"module_keys_version": "keys16", "builtin_keys_version": "keys16",
+                            "index": "index"},
+    "LOAD_ATTR_INSTANCE_VALUE": {"version": "type", "keys_version": "index"},
+    "LOAD_ATTR_SLOT": {"version": "type", "keys_version": "index"},
+    "LOAD_ATTR_WITH_HINT": {"version": "type", "keys_version": "index"},
+    "LOAD_ATTR_MODULE": {"version": "keys", "keys_version": "index"},
+    "LOAD_ATTR_CLASS": {"version": "type", "descr": "object"},
+    "LOAD_ATTR_PROPERTY": {"version": "type", "keys_version": "function", "descr": "object"},
+    "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN": {"version": "type", "keys_version": "function",
+                                          "descr": "object"},
+    "LOAD_ATTR_METHOD_WITH_VALUES": {"version": "type", "keys_version": "shared_keys",
+                                     "descr": "object"},
+    "LOAD_ATTR_METHOD_NO_DICT": {"version": "type", "descr": "object"},
+    "LOAD_ATTR_METHOD_LAZY_DICT": {"version": "type", "keys_version": "index", "descr": "object"},
+    "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES": {"version": "type", "keys_version": "shared_keys",
+                                            "descr": "object"},
+    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT": {"version": "type", "descr": "object"},
+    "STORE_ATTR_INSTANCE_VALUE": {"version": "type", "index": "index"},
+    "STORE_ATTR_SLOT": {"version": "type", "index": "index"},
+    "STORE_ATTR_WITH_HINT": {"version": "type", "index": "index"},
+    "TO_BOOL_ALWAYS_TRUE": {"version": "type"},
+    "CALL_PY_EXACT_ARGS": {"func_version": "function"},
+    "CALL_PY_GENERAL": {"func_version": "function"},
+    "CALL_BOUND_METHOD_EXACT_ARGS": {"func_version": "function"},
+    "CALL_BOUND_METHOD_GENERAL": {"func_version": "function"},
+    "CALL_ALLOC_AND_ENTER_INIT": {"func_version": "type"},
+}
+
+
+class Resolver:
+    """What version numbers and pointers stand for in this process, now.
+
+    Versions and addresses differ between processes; what they resolve to
+    (a class, a function, a dict, an object found by identity) does not."""
+
+    def __init__(self, globals_=None):
+        from quickening.interp import facts
+        self.globals = globals_
+        self.types = {}
+        for obj in gc.get_objects():
+            if isinstance(obj, type):
+                v = facts.type_version(obj)
+                if v:
+                    self.types[v] = obj
+        self._functions = self._keys = None
+
+    @property
+    def functions(self):
+        """function version -> qualified name (made when first needed)."""
+        if self._functions is None:
+            import types
+            from quickening.interp import facts
+            functions = {}
+            for obj in gc.get_objects():
+                if isinstance(obj, types.FunctionType):
+                    v = facts.func_version(obj)
+                    if v:
+                        functions.setdefault(v, set()).add(_name(obj))
+            # functions sharing a version (closures of one code object) share a name
+            self._functions = {v: " | ".join(sorted(names)) for v, names in functions.items()}
+        return self._functions
+
+    @property
+    def keys(self):
+        """dict-keys version -> the dict ("globals", "builtins", "module NAME")."""
+        if self._keys is None:
+            import builtins
+            import sys
+            from quickening.interp import facts
+            keys = {}
+            for name, module in list(sys.modules.items()):
+                d = getattr(module, "__dict__", None)
+                if type(d) is dict:
+                    keys.setdefault(facts.dict_keys_version(d), f"module {name}")
+            keys[facts.dict_keys_version(builtins.__dict__)] = "builtins"
+            if self.globals is not None:
+                keys[facts.dict_keys_version(self.globals)] = "globals"
+            keys.pop(0, None)   # (no version assigned)
+            self._keys = keys
+        return self._keys
+
+    def resolve(self, form, fields):
+        """{field: what it stands for} for the fields `form` reads."""
+        reads = _READS.get(form)
+        if not reads:
+            return {}
+        from quickening.interp import facts
+        out = {}
+        cls = None
+        for field, kind in reads.items():
+            value = fields.get(field, 0)
+            if kind == "type":
+                cls = self.types.get(value)
+                out[field] = _name(cls) if cls is not None else ("?" if value else 0)
+            elif kind == "function":
+                out[field] = self.functions.get(value, "?" if value else 0)
+            elif kind == "index":
+                out[field] = value & 0xFFFF
+            elif kind in ("keys", "keys16"):
+                mask = 0xFFFF if kind == "keys16" else 0xFFFFFFFF
+                named = {v & mask: name for v, name in self.keys.items()}
+                out[field] = named.get(value, "stale" if value else 0)
+            elif kind == "shared_keys":
+                keys = facts.shared_keys_address(cls) if cls is not None else 0
+                current = facts.MEM32[(keys + facts.KEYS_VERSION) >> 2] if keys else None
+                out[field] = ("shared keys of the class" if value and value == current
+                              else "stale" if value else 0)
+            elif kind == "object":
+                out[field] = self._object(value, cls)
+        return out
+
+    def _object(self, address, cls):
+        """A cached pointer, as the attribute of cls (or of its metaclass) that
+        it points to; "?" when none is (the raw address means nothing in
+        another process)."""
+        if not address:
+            return 0
+        if cls is None:
+            return "?"
+        for owner in (*cls.__mro__, *type(cls).__mro__):
+            for name, value in list(vars(owner).items()):
+                if id(value) == address:
+                    return f"{_name(owner)}.{name}"
+                fget = getattr(value, "fget", None) if isinstance(value, property) else None
+                if fget is not None and id(fget) == address:
+                    return f"{_name(owner)}.{name}.fget"
+        return "?"
+
+
+def resolver(globals_=None):
+    """A Resolver for this process now (a walk over every object: once per snapshot)."""
+    return Resolver(globals_)
+
+
+def _row(site, versions, cells):
+    row = (site.offset, site.opname, site.counter_raw, _class_name(site, versions))
+    if not cells:
+        return row
+    resolved = (versions.resolve(site.opname, site.fields)
+                if site.state == "specialized" and isinstance(versions, Resolver) else {})
+    return row + (resolved,)
+
+
+def native_sites(code, versions=None, cells=False):
+    """Sites of a code object as CPython itself left them.  `versions` is
+    types_by_version() or a Resolver (which cells=True needs)."""
+    return [_row(s, versions, cells)
             for s in _decode.decode(tables(), code.co_code, code._co_code_adaptive)]
 
 
-def interpreted_sites(info, versions=None):
+def interpreted_sites(info, versions=None, cells=False):
     """Sites of a code object as the interpreter's quickened stream holds them."""
-    return [(s.offset, s.opname, s.counter_raw, _class_name(s, versions))
+    return [_row(s, versions, cells)
             for s in _decode.decode(tables(), info.code.co_code, info.quickened.tobytes())]
 
 

@@ -3,7 +3,9 @@
 A case is Python source that defines the functions to watch and
 `drive(record)`, which calls them and calls `record()` whenever the state of
 every function listed in WATCH should be captured.  Each capture lists, per
-watched function, every site's (offset, form, counter, cached class).
+watched function, every site's (offset, form, counter, cached class, decoded
+cache cells resolved to what they stand for: sitestate.Resolver).  The
+interpreted run also fails when interpreted code ran natively (escapes).
 """
 
 import json
@@ -21,19 +23,26 @@ code = compile(source, path, "exec")
 from quickening.interp import sitestate
 if mode == "native":
     exec(code, namespace)
-    snapshot = lambda fn, v: sitestate.native_sites(fn.__code__, v)
+    snapshot = lambda fn, v: sitestate.native_sites(fn.__code__, v, cells=True)
 else:
     from quickening import api
+    from quickening.interp import escapes
     from quickening.interp.families import _datastack
     # the native run's frames sit on the frame of this -c code
     _datastack.BASE = _datastack.state_of_frames([compile(sys.orig_argv[2], "<string>", "exec")])
+    escapes.enable()
     api.run_code(code, namespace)
-    snapshot = lambda fn, v: sitestate.interpreted_sites(sitestate.info_of(fn), v)
+    def snapshot(fn, v):
+        info = sitestate.info_of(fn)
+        assert info is not None, f"{fn.__qualname__} was not run by the interpreter"
+        return sitestate.interpreted_sites(info, v, cells=True)
 trace = []
 def record():
-    versions = sitestate.types_by_version()
-    trace.append({name: snapshot(namespace[name], versions) for name in namespace["WATCH"]})
+    resolver = sitestate.resolver(namespace)
+    trace.append({name: snapshot(namespace[name], resolver) for name in namespace["WATCH"]})
 namespace["drive"](record)
+if mode != "native":
+    assert escapes.total() == 0, f"interpreted code ran natively: {dict(escapes.COUNTS)}"
 print(json.dumps(trace))
 """
 

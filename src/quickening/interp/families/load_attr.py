@@ -264,7 +264,10 @@ def specialize_dict_access(site, owner, t, name, version, values_member, make_va
     return _specialize(site, hint_member, make_hint(site, version, t, index), version=version, w3=index)
 
 
-def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=None, obj=None,
+_NO_OBJECT = object()    # (obj=None is a pointer to None, as LOAD_ATTR_CLASS caches it)
+
+
+def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=None, obj=_NO_OBJECT,
                 memo=None):
     """Rewrite the site, writing only the cache words CPython writes for `member`;
     with memo=(owner, check), remember it for the owner's type (see MEMO)."""
@@ -275,7 +278,7 @@ def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=No
         written.append((2, w3))
     if w34 is not None:
         written += [(2, w34 & 0xFFFF), (3, w34 >> 16)]
-    if obj is not None:
+    if obj is not _NO_OBJECT:
         p = id(obj)
         written += [(4, p & 0xFFFF), (5, (p >> 16) & 0xFFFF), (6, (p >> 32) & 0xFFFF),
                     (7, (p >> 48) & 0xFFFF)]
