@@ -16,6 +16,7 @@ natively fails.
 """
 
 import contextlib
+import copy
 import dis
 import io
 import json
@@ -156,12 +157,19 @@ def interpreted(source, filename="<snippet>"):
     return result
 
 
-def assert_same(source, filename="<snippet>"):
+def assert_same(source, filename="<snippet>", predicted=None):
     """Run natively and interpreted; assert identical outcomes, that nothing
     escaped to native execution, and that the interpreter started the code
-    objects CPython did; return the (native) outcome."""
-    expected = native(source, filename)
+    objects CPython did; return the (native) outcome.
+
+    With `predicted` (a known difference), the interpreted outcome must instead
+    be predicted(native outcome): exactly the one wrong outcome it stands for,
+    and not the native one."""
+    native_outcome = expected = native(source, filename)
     actual = interpreted(source, filename)
+    if predicted is not None:
+        expected = predicted(copy.deepcopy(native_outcome))
+        assert expected != native_outcome, "the prediction is the native outcome"
     escaped = actual.pop("escapes")
     assert not escaped, f"interpreted code ran natively: {escaped}"
     assert expected["started"], "the native run started no code object of the snippet"
@@ -172,9 +180,9 @@ def assert_same(source, filename="<snippet>"):
         assert not missing, f"started natively, not by the interpreter: {sorted(missing)}"
         actual["started"] = expected["started"]
     assert actual == expected, "\n".join(
-        f"{key} differs:\n  native      {expected[key]!r}\n  interpreted {actual[key]!r}"
-        for key in expected if actual[key] != expected[key])
-    return expected
+        f"{key} differs:\n  {'predicted' if predicted else 'native'}   {expected[key]!r}\n"
+        f"  interpreted {actual[key]!r}" for key in expected if actual[key] != expected[key])
+    return native_outcome
 
 
 def run_program(args, cwd=None, stdin=None, env=None):

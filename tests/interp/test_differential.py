@@ -66,3 +66,18 @@ def test_a_program_run_natively_fails(tmp_path, monkeypatch):
     monkeypatch.setattr(differential, "INTERPRETED_COMMAND", [differential.PYTHON])
     with pytest.raises(AssertionError, match="did not report from the interpreter"):
         differential.assert_same_program(str(script), "x")
+
+
+def _names_r_as(value):
+    def predicted(outcome):
+        outcome["names"]["r"] = value
+        return outcome
+    return predicted
+
+
+def test_a_known_difference_must_be_the_predicted_wrong_outcome():
+    # the interpreter gives CPython's outcome here: a prediction of a wrong one fails
+    with pytest.raises(AssertionError, match="r"):
+        differential.assert_same("r = 1", predicted=_names_r_as("2"))
+    with pytest.raises(AssertionError, match="the prediction is the native outcome"):
+        differential.assert_same("r = 1", predicted=_names_r_as("1"))
