@@ -5,8 +5,8 @@
 Each benchmark of bench/interp_speed.py's corpus, and each of EXTRA below,
 becomes a small program (the benchmark module next to a main script that runs
 its workload once), and
-`quickening fidelity` compares, site by site, the forms and counters CPython
-and the interpreter leave.  Prints one line per benchmark and the total share
+`quickening fidelity` compares, site by site, the forms, counters and decoded
+cache cells CPython and the interpreter leave.  Prints one line per benchmark and the total share
 of agreeing executed sites, with every disagreement.
 """
 

@@ -110,18 +110,42 @@ class Resolver:
 
     @property
     def functions(self):
-        """function version -> qualified name (made when first needed)."""
+        """function version -> qualified name (made when first needed).
+
+        3.13's MAKE_FUNCTION gives a function its code object's version, so a
+        version also names the code of a function no longer alive (CPython's
+        own cache of functions by version keeps none alive): live functions
+        first, then every code object reachable from them (an interpreted
+        function's version is its trampoline's)."""
         if self._functions is None:
+            import sys
             import types
             from quickening.interp import facts
-            functions = {}
+            codeinfo = sys.modules.get("quickening.interp.codeinfo")
+            infos = codeinfo._INFOS if codeinfo is not None else {}
+            trampolines = getattr(sys.modules.get("quickening.interp.functions"), "TRAMPOLINES", {})
+            live, by_code, roots = {}, {}, []
             for obj in gc.get_objects():
                 if isinstance(obj, types.FunctionType):
                     v = facts.func_version(obj)
                     if v:
-                        functions.setdefault(v, set()).add(_name(obj))
+                        live.setdefault(v, set()).add(_name(obj))
+                    info = trampolines.get(id(obj.__code__))
+                    roots.append((obj.__module__, info.code if info is not None else obj.__code__))
+            seen = set()
+            while roots:
+                module, code = roots.pop()
+                if id(code) in seen:
+                    continue
+                seen.add(id(code))
+                name = f"{module}.{code.co_qualname}"
+                for c in (code, getattr(infos.get(id(code)), "trampoline", None)):
+                    if c is not None and facts.code_version(c):
+                        by_code.setdefault(facts.code_version(c), name)
+                roots.extend((module, k) for k in code.co_consts if isinstance(k, types.CodeType))
             # functions sharing a version (closures of one code object) share a name
-            self._functions = {v: " | ".join(sorted(names)) for v, names in functions.items()}
+            self._functions = {**by_code,
+                               **{v: " | ".join(sorted(names)) for v, names in live.items()}}
         return self._functions
 
     @property
@@ -159,7 +183,7 @@ class Resolver:
             elif kind == "function":
                 out[field] = self.functions.get(value, "?" if value else 0)
             elif kind == "index":
-                out[field] = value & 0xFFFF
+                out["index"] = value & 0xFFFF     # (LOAD_ATTR keeps it in keys_version's cell)
             elif kind in ("keys", "keys16"):
                 mask = 0xFFFF if kind == "keys16" else 0xFFFFFFFF
                 named = {v & mask: name for v, name in self.keys.items()}
