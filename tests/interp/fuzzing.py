@@ -1994,6 +1994,7 @@ def _child(mode, code):
     namespace = {"__name__": "__fuzz__"}
     uncaught = None
     tree = differential.code_tree(code)
+    escapes_before = 0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -2005,6 +2006,7 @@ def _child(mode, code):
                 from quickening.interp import escapes, hostframes
                 hostframes.install()   # as `quickening run` does
                 escapes.enable()
+                escapes_before = escapes.total()    # (the parent's, inherited by the fork)
                 api.run_code(code, namespace)
         except BaseException as e:  # the outcome is what we compare
             try:
@@ -2022,7 +2024,7 @@ def _child(mode, code):
     else:
         from quickening.interp import escapes
         started = {"started": sorted(differential.interpreted_starts(tree)),
-                   "escapes": escapes.total()}
+                   "escapes": escapes.total() - escapes_before}
     # An unawaited coroutine warns when it is collected: that moment is not
     # part of the language, so those warnings are not compared.
     shown = [normalize(f"{w.category.__name__}: {w.message} at {w.filename}:{w.lineno}")
