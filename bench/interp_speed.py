@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/interp_speed.py [--only NAME]... [--repeat N]
                                            [--no-specialize] [--tracemalloc]
-                                           [--json FILE] [--timeout S]
+                                           [--against TREE] [--json FILE] [--timeout S]
 
 For each benchmark of ../shared/facts/corpus.md (pyperformance 1.14.0 programs,
 fetched at run time into bench/.cache/) plus our own exception and closure
@@ -12,7 +12,11 @@ workloads (bench/programs/), every measurement runs in a fresh subprocess:
   interpreted  the module's code runs through quickening.api.run_code into a fresh
                module dict (so every function is created by the interpreter) and the
                workload is called with quickening.api.call;
-  no-spec      (with --no-specialize) the same, with Interpreter(specialize=False).
+  no-spec      (with --no-specialize) the same, with Interpreter(specialize=False);
+  before       (with --against TREE, a checkout of another commit) the interpreted
+               modes again with that tree's quickening (its src/ first on PYTHONPATH),
+               so two commits are measured side by side in one run: the table adds
+               each one's time and the ratio of this tree's to that tree's.
 
 Runs are interleaved (native, interpreted, no-spec, native, ...) and the best
 time of --repeat runs counts (process CPU time by default, --clock wall for
@@ -155,8 +159,11 @@ def __bench_run__():
 """),
 }
 
-MODES = ("native", "interp", "nospec")
-MODE_TITLES = {"native": "native s", "interp": "interp s", "nospec": "no-spec s"}
+MODES = ("native", "interp", "nospec", "before", "before-nospec")
+MODE_TITLES = {"native": "native s", "interp": "interp s", "nospec": "no-spec s",
+               "before": "before s", "before-nospec": "before no-spec s"}
+# what the child runs for a mode measured with the other tree
+CHILD_MODE = {"before": "interp", "before-nospec": "nospec"}
 
 
 def log(msg):
@@ -278,6 +285,9 @@ def child(spec):
     out["rss_before_kb"] = rss_before
     out["digest"] = _digest(result, printed.getvalue(), tmp)
     out["result"] = repr(result)[:120]
+    if mode != "native":
+        import quickening
+        out["module"] = os.path.dirname(quickening.__file__)
     return out
 
 
@@ -331,15 +341,19 @@ def git_head():
 # ---------------------------------------------------------------------------
 # The driver (parent process)
 
-def run_child(python, name, mode, timeout, tracemalloc=False):
+def run_child(python, name, mode, timeout, tracemalloc=False, against=None):
     tmp = os.path.join(CACHE, "tmp", f"{name}-{mode}-{os.getpid()}.out")
     os.makedirs(os.path.dirname(tmp), exist_ok=True)
     if os.path.exists(tmp):
         os.unlink(tmp)
+    env = None
+    if mode in CHILD_MODE:
+        env = dict(os.environ, PYTHONPATH=os.path.join(against, "src"))
+        mode = CHILD_MODE[mode]
     spec = json.dumps({"bench": name, "mode": mode, "tmp": tmp, "tracemalloc": tracemalloc})
     try:
         proc = subprocess.run([python, os.path.abspath(__file__), "--child", spec],
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"error": f"timeout after {timeout}s"}
     finally:
@@ -380,6 +394,9 @@ def main(argv=None):
                          "machine) or wall-clock time")
     ap.add_argument("--python", default=sys.executable,
                     help="Python with quickening installed (default: this one)")
+    ap.add_argument("--against", metavar="TREE",
+                    help="also measure the interpreted modes with the quickening of TREE "
+                         "(a checkout of another commit), interleaved with this tree's")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
 
@@ -396,6 +413,10 @@ def main(argv=None):
             ap.error(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
         names = [n for n in names if n in wanted]
     modes = ["native", "interp"] + (["nospec"] if opts.no_specialize else [])
+    if opts.against:
+        if not os.path.isdir(os.path.join(opts.against, "src", "quickening")):
+            ap.error(f"--against {opts.against}: no src/quickening there")
+        modes += ["before"] + (["before-nospec"] if opts.no_specialize else [])
 
     results = {}
     started = time.perf_counter()
@@ -407,7 +428,7 @@ def main(argv=None):
             for mode in modes:
                 if "error" in rec[mode]:
                     continue
-                res = run_child(opts.python, name, mode, opts.timeout)
+                res = run_child(opts.python, name, mode, opts.timeout, against=opts.against)
                 if "error" in res:
                     rec[mode]["error"] = res["error"]
                     rec["status"] = "FAIL" if mode != "native" or rec["status"] == "ok" else rec["status"]
@@ -445,6 +466,7 @@ def main(argv=None):
                 rec[mode]["maxrss_kb"] = max(x["maxrss_kb"] for x in runs)
                 if mode != "native":
                     rec[mode]["specialize_option"] = runs[0].get("specialize_option")
+                    rec[mode]["module"] = runs[0].get("module")
 
     fp_end = src_fingerprint()
     opts.src = {"git": head, "fingerprint_start": fp_start, "fingerprint_end": fp_end}
@@ -463,12 +485,16 @@ def report(results, modes, opts, wall):
     head = ["benchmark", "native s", "interp s", "slowdown"]
     if spec:
         head += ["no-spec s", "nospec/def"]
+    against = "before" in modes
+    if against:
+        head += ["before s", "after/before"] + (["bef no-spec s", "after/before"] if spec else [])
     head += ["rss nat MB", "rss int MB"]
     if opts.tracemalloc:
         head += ["tm nat KB", "tm int KB"]
     head += ["status"]
     rows = []
     ratios, spec_ratios, nospec_slow = [], [], []
+    changes = {"before": [], "before-nospec": []}
     for name, rec in results.items():
         nat, itp = rec["native"].get("best"), rec["interp"].get("best")
         ok = rec["status"] == "ok"
@@ -485,6 +511,15 @@ def report(results, modes, opts, wall):
                 spec_ratios.append(sr)
             if ns and nat:
                 nospec_slow.append(ns / nat) if ok else None
+        if against:
+            for mode, now in (("before", "interp"), ("before-nospec", "nospec")):
+                if mode not in modes:
+                    continue
+                was, new = rec[mode].get("best"), rec[now].get("best")
+                change = new / was if was and new else None
+                row += [f"{was:.3f}" if was else "-", f"{change:.3f}" if change else "-"]
+                if ok and change:
+                    changes[mode].append(change)
         row += [fmt_mb(rec["native"].get("maxrss_kb")), fmt_mb(rec["interp"].get("maxrss_kb"))]
         if opts.tracemalloc:
             tn, ti = rec["native"].get("tracemalloc_peak"), rec["interp"].get("tracemalloc_peak")
@@ -494,6 +529,10 @@ def report(results, modes, opts, wall):
     gm = ["geomean", "", "", f"{geomean(ratios):.1f}x"]
     if spec:
         gm += ["", f"{geomean(spec_ratios):.2f}x"]
+    if against:
+        gm += ["", f"{geomean(changes['before']):.3f}"]
+        if spec:
+            gm += ["", f"{geomean(changes['before-nospec']):.3f}"]
     gm += [""] * (len(head) - len(gm))
     widths = [max(len(str(r[i])) for r in [head, gm] + rows) for i in range(len(head))]
 
@@ -518,6 +557,10 @@ def report(results, modes, opts, wall):
     print(f"quickening at {src['git']}, sources {src['fingerprint_start']}"
           + ("" if src["fingerprint_start"] == src["fingerprint_end"] else
              f" -> {src['fingerprint_end']} (WARNING: src changed during the run)"))
+    if against:
+        where = {rec["before"].get("module") for rec in results.values()} - {None}
+        print(f"before = {opts.against} (imported from {', '.join(sorted(where)) or '-'}); "
+              "after/before = this tree's best time / that tree's (< 1: this tree is faster)")
     print("rss = ru_maxrss of the whole process (interpreter start-up included)"
           + ("; tm = tracemalloc peak of the workload call" if opts.tracemalloc else ""))
     for name, rec in results.items():
