@@ -1,13 +1,15 @@
 """Where specialization pays inside the interpreter, family by family.
 
-    .venv/bin/python bench/specialization_payoff.py [--repeat N] [--only NAME]...
+    .venv/bin/python bench/specialization_payoff.py [--repeat N] [--only NAME]... [--against TREE]
 
 Each workload is a loop dominated by one kind of site.  It runs in fresh
 processes natively, interpreted (default) and interpreted with
 Interpreter(specialize=False), interleaved, best CPU time of --repeat; the
 results must be equal before any time counts.  The table gives, per
 workload, the slowdown of each interpreted mode against native and the
-ratio no-spec / default (above 1: specialization pays).
+ratio no-spec / default (above 1: specialization pays).  With --against TREE (a
+checkout of another commit) both interpreted modes also run with that tree's
+quickening, interleaved, and the table adds this tree's time over that tree's.
 
 Why the ratio is what it is: a generic instruction here is one C-level
 operation (`a + b`, `o.name`, `o[i]`) that CPython already runs
@@ -68,9 +70,13 @@ def program(setup, body):
     return f"N = {N}\n{setup}\ndef workload():\n{textwrap.indent(body, '    ')}\n"
 
 
-def measure(mode, source):
+def measure(mode, source, against=None):
+    env = None
+    if mode.startswith("before-"):
+        env = dict(os.environ, PYTHONPATH=os.path.join(against, "src"))
+        mode = mode.removeprefix("before-")
     out = subprocess.run([sys.executable, "-c", CHILD, mode, source], capture_output=True,
-                         text=True, timeout=600)
+                         text=True, timeout=600, env=env)
     if out.returncode != 0:
         raise SystemExit(f"{mode} run failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -80,7 +86,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", action="append")
+    ap.add_argument("--against", metavar="TREE",
+                    help="also run the interpreted modes with TREE's quickening, interleaved")
     opts = ap.parse_args()
+    modes = ("native", "default", "nospec") + (
+        ("before-default", "before-nospec") if opts.against else ())
     names = [n for n in WORKLOADS if not opts.only or n in opts.only]
     rows = []
     for name in names:
@@ -88,22 +98,28 @@ def main():
         best = {}
         results = {}
         for _ in range(opts.repeat):
-            for mode in ("native", "default", "nospec"):
-                t, r = measure(mode, source)
+            for mode in modes:
+                t, r = measure(mode, source, opts.against)
                 best[mode] = min(best.get(mode, t), t)
                 results[mode] = r
         if len(set(results.values())) != 1:
             print(f"{name}: results differ {results}", file=sys.stderr)
             continue
         rows.append((name, best["native"], best["default"] / best["native"],
-                     best["nospec"] / best["native"], best["nospec"] / best["default"]))
+                     best["nospec"] / best["native"], best["nospec"] / best["default"],
+                     *((best["default"] / best["before-default"],
+                        best["nospec"] / best["before-nospec"]) if opts.against else ())))
         print(f"[{name}] done", file=sys.stderr)
-    print(f"{'workload':15} {'native s':>9} {'default':>8} {'no-spec':>8} {'no-spec/default':>16}")
-    for name, nat, d, ns, ratio in rows:
-        print(f"{name:15} {nat:9.4f} {d:7.1f}x {ns:7.1f}x {ratio:15.2f}x")
+    extra = f" {'default after/before':>22} {'no-spec after/before':>21}" if opts.against else ""
+    print(f"{'workload':15} {'native s':>9} {'default':>8} {'no-spec':>8} {'no-spec/default':>16}{extra}")
+    for name, nat, d, ns, ratio, *change in rows:
+        tail = f" {change[0]:22.3f} {change[1]:21.3f}" if change else ""
+        print(f"{name:15} {nat:9.4f} {d:7.1f}x {ns:7.1f}x {ratio:15.2f}x{tail}")
     if rows:
-        g = math.exp(sum(math.log(r[4]) for r in rows) / len(rows))
-        print(f"{'geomean':15} {'':9} {'':8} {'':8} {g:15.2f}x")
+        def g(i):
+            return math.exp(sum(math.log(r[i]) for r in rows) / len(rows))
+        tail = f" {g(5):22.3f} {g(6):21.3f}" if opts.against else ""
+        print(f"{'geomean':15} {'':9} {'':8} {'':8} {g(4):15.2f}x{tail}")
     print(f"python {sys.version.split()[0]}; CPU time, best of {opts.repeat} fresh processes per mode, "
           f"interleaved; N = {N}")
 
