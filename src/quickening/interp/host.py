@@ -31,13 +31,9 @@ CACHE_ENTRIES = {OPMAP[name]: n for name, n in opcode._inline_cache_entries.item
 MIN_INSTRUMENTED = getattr(opcode, "MIN_INSTRUMENTED_OPCODE", 236)
 EXTENDED_ARG = OPMAP["EXTENDED_ARG"]
 CACHE = OPMAP["CACHE"]
-# each family's inline-cache fields in stream order, name -> cells; opcode's table
-# lists LOAD_GLOBAL's in the wrong order on 3.13 (the real one is counter,
-# module_keys_version, builtin_keys_version, index: shared/facts)
+# each family's inline-cache fields in stream order, name -> cells (opcode's table,
+# with the version's corrections: versions/)
 CACHE_FORMAT = {name: dict(fields) for name, fields in opcode._cache_format.items()}
-if "LOAD_GLOBAL" in CACHE_FORMAT and sys.version_info[:2] >= (3, 13):
-    CACHE_FORMAT["LOAD_GLOBAL"] = {"counter": 1, "module_keys_version": 1,
-                                   "builtin_keys_version": 1, "index": 1}
 
 # Opcodes that can never appear in co_code: pseudo-instructions (>= 256),
 # instrumented forms (only ever in the live adaptive copy) and the tier-2 hook.

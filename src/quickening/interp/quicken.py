@@ -19,13 +19,21 @@ import os
 import opcode as _opcode
 
 from quickening.interp import host
+from quickening.interp.versions import SPEC
 
-BACKOFF_BITS = 4
-MAX_BACKOFF = 12
-WARMUP = (1 << BACKOFF_BITS) | 1            # 0x0011
-COOLDOWN = 52 << BACKOFF_BITS               # 0x0340
-JUMP_BACKWARD_INITIAL = (16 << BACKOFF_BITS) | 4   # tier-2 counter, untouched here
-BRANCH_HISTORY_INITIAL = 0x5555
+BACKOFF_BITS = SPEC.BACKOFF_BITS
+MAX_BACKOFF = SPEC.MAX_BACKOFF
+
+
+def counter(value, backoff):
+    """A counter cell: value << BACKOFF_BITS | backoff."""
+    return (value << BACKOFF_BITS) | backoff
+
+
+WARMUP = counter(*SPEC.WARMUP)                  # 0x0011 on 3.13
+COOLDOWN = counter(*SPEC.COOLDOWN)              # 0x0340 on 3.13
+JUMP_BACKWARD_INITIAL = counter(*SPEC.JUMP_BACKWARD_INITIAL)   # tier-2 counter, untouched here
+BRANCH_HISTORY_INITIAL = SPEC.BRANCH_HISTORY_INITIAL
 
 SPECIALIZED_OPMAP = dict(getattr(_opcode, "_specialized_opmap", {}))
 ALL_OPMAP = {**host.OPMAP, **SPECIALIZED_OPMAP}
@@ -237,9 +245,9 @@ def new_stream(code):
 class Family:
     """An instruction family: the adaptive base instruction and its members."""
 
-    def __init__(self, name, members, operands=1):
+    def __init__(self, name, operands=1):
         self.name = name
-        self.members = tuple(members)
+        self.members = tuple(SPEC.FAMILIES[name])     # (the version's, in its order)
         # how many stack operands --stats records the types of (CALL: -2, the callable)
         self.operands = operands
         self.base_handler = None

@@ -39,6 +39,7 @@ import re
 
 from quickening.interp import facts as _facts, generated, host, quicken, typewatch as _typewatch
 from quickening.interp.lowering import Shape, SiteShape
+from quickening.interp.versions import SPEC
 
 
 class _Oparg:
@@ -355,6 +356,12 @@ def _placer(positions):
 
 
 # -- families ----------------------------------------------------------------------------
+def cache_fields(family):
+    """The family's inline-cache fields in stream order, name -> cells: the host's table
+    with the version's corrections."""
+    return dict(SPEC.CACHE_ORDER.get(family) or host.CACHE_FORMAT.get(family, {}))
+
+
 class Family(quicken.Family):
     """An instruction family declared once: its base instruction's generic operation
     and specializer, its cache layout (the host's), and its members in order.
@@ -364,17 +371,16 @@ class Family(quicken.Family):
     generic    the generic instruction's handler (ops/), run while counting down
     specializer (site, *operands) -> rewrites the site through site.specialize/fail
                (or declared after the family with @FAMILY.specializer)
-    members    the names of members written by hand (irregular: they push a frame ...)
     locals     the specializer also reads the frame's locals (its stack, locals first),
                after the operands, as CPython's gets LOCALS_ARRAY
     """
 
     def __init__(self, name, *, operands, generic, specializer=None, stats_operands=None,
-                 locals=False, decode=None, members=()):
+                 locals=False, decode=None):
         names = tuple(operands.split())
-        super().__init__(name, members, operands=len(names) if stats_operands is None
+        super().__init__(name, operands=len(names) if stats_operands is None
                          else stats_operands)
-        self.cache_fields = dict(host.CACHE_FORMAT.get(name, {}))
+        self.cache_fields = cache_fields(name)
         self.generic = generic
         self.declared = []
         self._namespace = {"specialize": specializer, "generic": generic}
@@ -402,9 +408,10 @@ class Family(quicken.Family):
         self.adaptive(decode=decode)(namespace[self.name.lower()])
 
     def member(self, name, **declaration):
+        if name not in self.members:
+            raise ValueError(f"{name} is not a member of {self.name} in this CPython version")
         member = Member(self, name, **declaration)
         self.declared.append(member)
-        self.members = self.members + (member.name,)
         self.inline_members = self._inline
         return member
 
@@ -428,7 +435,7 @@ def reference(families):
     for family in families:
         out.append(f"## {family.name}")
         out.append("")
-        fields = getattr(family, "cache_fields", None) or host.CACHE_FORMAT.get(family.name, {})
+        fields = cache_fields(family.name)
         layout = ", ".join(f"{k} ({v})" for k, v in fields.items())
         out.append(f"Inline cache, in 16-bit cells: {layout or 'none'}.")
         out.append("")

@@ -35,10 +35,7 @@ FunctionType = types.FunctionType
 
 
 FAMILY = Family("BINARY_SUBSCR", operands="container sub", generic=_generic,
-                stats_operands=2, members=[
-    "BINARY_SUBSCR_DICT", "BINARY_SUBSCR_GETITEM", "BINARY_SUBSCR_LIST_INT",
-    "BINARY_SUBSCR_STR_INT", "BINARY_SUBSCR_TUPLE_INT",
-])
+                stats_operands=2)
 binary_subscr = FAMILY.base_handler
 
 

@@ -45,15 +45,7 @@ from quickening.interp.families._datastack import framesize as _framesize, has_s
 from quickening.interp.families import _datastack
 from quickening.interp.families._datastack import state as _ds_state
 
-FAMILY = Family("CALL", [
-    "CALL_BOUND_METHOD_EXACT_ARGS", "CALL_PY_EXACT_ARGS", "CALL_TYPE_1", "CALL_STR_1",
-    "CALL_TUPLE_1", "CALL_BUILTIN_CLASS", "CALL_BUILTIN_O", "CALL_BUILTIN_FAST",
-    "CALL_BUILTIN_FAST_WITH_KEYWORDS", "CALL_LEN", "CALL_ISINSTANCE", "CALL_LIST_APPEND",
-    "CALL_METHOD_DESCRIPTOR_O", "CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
-    "CALL_METHOD_DESCRIPTOR_NOARGS", "CALL_METHOD_DESCRIPTOR_FAST",
-    "CALL_ALLOC_AND_ENTER_INIT", "CALL_PY_GENERAL", "CALL_BOUND_METHOD_GENERAL",
-    "CALL_NON_PY_GENERAL",
-], operands=-2)     # (--stats records the callable's type)
+FAMILY = Family("CALL", operands=-2)     # (--stats records the callable's type)
 
 _MEM32 = facts.MEM32
 _CFUNC_ML = facts.CFUNC_ML

@@ -23,8 +23,7 @@ _TUPLE_ITER = type(iter(()))
 _RANGE_ITER = type(iter(range(0)))
 
 
-FAMILY = Family("FOR_ITER", operands="it", generic=_generic,
-                members=["FOR_ITER_LIST", "FOR_ITER_TUPLE", "FOR_ITER_RANGE", "FOR_ITER_GEN"])
+FAMILY = Family("FOR_ITER", operands="it", generic=_generic)
 for_iter = FAMILY.base_handler
 
 

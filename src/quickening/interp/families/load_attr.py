@@ -40,12 +40,7 @@ from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
 from quickening.interp.typewatch import token
 
-FAMILY = Family("LOAD_ATTR", [
-    "LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_MODULE", "LOAD_ATTR_WITH_HINT", "LOAD_ATTR_SLOT",
-    "LOAD_ATTR_CLASS", "LOAD_ATTR_PROPERTY", "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
-    "LOAD_ATTR_METHOD_WITH_VALUES", "LOAD_ATTR_METHOD_NO_DICT", "LOAD_ATTR_METHOD_LAZY_DICT",
-    "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", "LOAD_ATTR_NONDESCRIPTOR_NO_DICT",
-])
+FAMILY = Family("LOAD_ATTR")
 
 M8 = facts.MEM8
 M32 = facts.MEM32

@@ -33,7 +33,7 @@ from quickening.interp.ops import locals_ops
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
 
-FAMILY = Family("LOAD_GLOBAL", ["LOAD_GLOBAL_MODULE", "LOAD_GLOBAL_BUILTIN"], operands=0)
+FAMILY = Family("LOAD_GLOBAL", operands=0)
 
 _generic = locals_ops.load_global
 _MEM32 = facts.MEM32

@@ -32,7 +32,7 @@ def _decode(info, oparg, pc, nxt):
 
 
 FAMILY = Family("LOAD_SUPER_ATTR", operands="global_super cls self", generic=_generic,
-                decode=_decode, stats_operands=1, members=["LOAD_SUPER_ATTR_ATTR", "LOAD_SUPER_ATTR_METHOD"])
+                decode=_decode, stats_operands=1)
 load_super_attr = FAMILY.base_handler
 
 

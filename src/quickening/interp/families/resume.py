@@ -7,7 +7,7 @@ changed; the interpreter has neither, so it stays.
 from quickening.interp.lowering import Shape
 from quickening.interp.quicken import Family
 
-FAMILY = Family("RESUME", ["RESUME_CHECK"], operands=0)
+FAMILY = Family("RESUME", operands=0)
 
 
 @FAMILY.adaptive()

@@ -20,8 +20,7 @@ GeneratorType = types.GeneratorType
 CoroutineType = types.CoroutineType
 
 
-FAMILY = Family("SEND", operands="receiver value", generic=_generic, stats_operands=2,
-                members=["SEND_GEN"])
+FAMILY = Family("SEND", operands="receiver value", generic=_generic, stats_operands=2)
 send = FAMILY.base_handler
 
 

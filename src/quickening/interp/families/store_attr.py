@@ -37,10 +37,7 @@ def _decode(info, oparg, pc, nxt):
     return info.names[oparg]
 
 
-FAMILY = Family("STORE_ATTR", operands="owner", generic=_generic, decode=_decode,
-                members=[
-    "STORE_ATTR_INSTANCE_VALUE", "STORE_ATTR_SLOT", "STORE_ATTR_WITH_HINT",
-])
+FAMILY = Family("STORE_ATTR", operands="owner", generic=_generic, decode=_decode)
 store_attr = FAMILY.base_handler
 
 
