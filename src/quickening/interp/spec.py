@@ -36,6 +36,7 @@ for the instruction's oparg where a guard or an operation depends on it.
 """
 
 import re
+import weakref
 
 from quickening.interp import facts as _facts, generated, host, quicken, typewatch as _typewatch
 from quickening.interp.lowering import Shape, SiteShape
@@ -65,11 +66,15 @@ class Guard:
         # a cheaper test with the same meaning, over facts `prepare` derives from this
         # guard's (tests/interp/test_spec.py checks both answer alike)
         self.cheap = self.prepare = None
+        self.consumes = ()
 
-    def lowered(self, test, prepare, needs=None):
-        """Declare a cheap lowering: `test` over the names prepare(**bound values) gives."""
+    def lowered(self, test, prepare, consumes=(), needs=None):
+        """Declare a cheap lowering: `test` over the names prepare(**facts) gives, from
+        the member's facts (those in `consumes` serve only that: the site keeps what
+        prepare made of them, not them)."""
         self.cheap = Guard(self.name, test, self.doc, needs)
         self.prepare = prepare
+        self.consumes = tuple(consumes)
         return self
 
     def holds(self, **values):
@@ -80,6 +85,10 @@ class Guard:
         """Evaluate the cheap lowering on the facts prepared from the same values."""
         prepared = self.prepare(**{k: v for k, v in values.items() if k != "x"})
         return _evaluate(self.cheap, dict(prepared, x=values["x"]))
+
+    def extra(self):
+        """The names the cheap lowering adds to the general one's."""
+        return tuple(p for p in self.cheap.params if p not in self.params) if self.cheap else ()
 
     def __call__(self, *args, **kwargs):
         bound = dict(zip(self.params, args))
@@ -112,6 +121,15 @@ class Check:
     def text(self):
         """The test over the member's names (a type as its builtin name, an int as itself)."""
         return self.guard.test.format(**{p: _written(v) for p, v in self.bound.items()})
+
+    def cheap_text(self):
+        """The test in its cheap lowering, where the guard has one (its added names as
+        they are)."""
+        cheap = self.guard.cheap
+        if cheap is None:
+            return self.text()
+        names = {p: _written(self.bound[p]) if p in self.bound else p for p in cheap.params}
+        return cheap.test.format(**names)
 
 
 def _evaluate(guard, values):
@@ -153,8 +171,10 @@ TYPE_VERSION = Guard("TYPE_VERSION", "MEM32[(id(type({x})) + TP_VERSION_TAG) >> 
                      needs={"MEM32": _facts.MEM32, "TP_VERSION_TAG": _facts.TYPE_VERSION_TAG})
 # Its cheap lowering: the class seen at specialization, and a token a type watcher turns
 # false when the class is modified (typewatch.py): the same answer, as tags are never reused.
-TYPE_VERSION.lowered("type({x}) is {cls} and {token}[0]",
-                     lambda version, cls: {"cls": cls, "token": _typewatch.token(cls, version)})
+TYPE_VERSION.lowered("type({x}) is {cls_ref}() and {token}[0]",
+                     lambda version, cls, **_: {"cls_ref": weakref.ref(cls),
+                                                "token": _typewatch.token(cls, version)},
+                     consumes=("cls",))
 
 
 # -- members -----------------------------------------------------------------------------
@@ -176,6 +196,9 @@ class Member:
     runs_code  whether the operation may run code of the program once its guards
                passed (hashing a key, comparing items ...)
     raises     whether the operation may raise
+    attribute  the fact holding the site's attribute name: fused runs write
+               getattr(o, name) / setattr(o, name, v) as o.name (the host
+               specializes it)
     fallible   an exception the operation raises where the member misses after its
                guards passed (an index past the end): a fused run then goes
                through the table, which counts the miss
@@ -183,19 +206,22 @@ class Member:
 
     def __init__(self, family, name, *, stack, guards, op, facts=(), variants=None,
                  serves=None, in_place=True, result=None, runs_code=True, raises=True,
-                 fallible=None, doc=""):
+                 fallible=None, attribute=None, doc=""):
         inputs, _, outputs = stack.partition("--")
         self.family, self.name, self.stack = family, name, stack
         self.inputs, self.outputs = tuple(inputs.split()), tuple(outputs.split())
         self.guards, self.op, self.facts = tuple(guards), op, tuple(facts)
         self.variants, self._serves, self.runs_in_place = variants, serves, in_place
         self.result, self.runs_code, self.raises, self.fallible = result, runs_code, raises, fallible
-        self.doc = doc
+        self.doc, self.attribute = doc, attribute
         self.needs = {}
         for check in self.guards:
             self.needs.update(check.guard.needs)
         fields = family.cache_fields
         self.cells = tuple(fact for fact in self.facts if fact in fields)
+        consumed = {name for check in self.guards if self._cheap(check)
+                    for name in check.guard.consumes}
+        self.kept = tuple(fact for fact in self.facts if fact not in consumed)
         self._handlers = {}       # variant key -> handler (or, with facts, its factory)
         self._kinds = {}          # variant key -> SiteShape (members with facts)
 
@@ -217,7 +243,8 @@ class Member:
         """(guard, results or statement) over the member's names, for this oparg (fused:
         less the checks the operation makes itself, or_raises)."""
         subst = dict(names, oparg=oparg)
-        guard = " and ".join(c.text() for c in self.guards if not (fused and c.raised))
+        guard = " and ".join((c.cheap_text() if fused and self._cheap(c) else c.text())
+                             for c in self.guards if not (fused and c.raised))
         op = self.op(oparg) if callable(self.op) else self.op
         results = [op] if isinstance(op, str) and self.outputs else list(op) if self.outputs else []
         statement = None if self.outputs else op
@@ -232,10 +259,16 @@ class Member:
             made = self._handlers[key] = self._generate(oparg, names)
         if not self.facts:
             return made
-        handler = made(*(facts[name] for name in self.facts))
+        handler = made(*(facts[name] for name in self.kept))
         if not self._fused(oparg):
             return handler
-        return self._kind(oparg).facts(handler, *(facts[name] for name in self.facts),
+        extra = {}
+        for check in self.guards:
+            if self._cheap(check):
+                bound = {p: facts[v] for p, v in check.bound.items() if v in facts}
+                extra.update(check.guard.prepare(**{**facts, **bound}))
+        return self._kind(oparg).facts(handler, *(facts[name] for name in self.kept),
+                                       *(extra[name] for name in self._extra()),
                                        *self._objects())
 
     def _generate(self, oparg, names):
@@ -249,8 +282,11 @@ class Member:
         body.append("        return nxt")
         body.append("    site.misses += 1")
         body.append("    return base(f, stack, site, nxt)")
+        literals = _placer({n: repr(v) for n, v in self.needs.items() if type(v) is int},
+                           escape=False)
+        body = [literals(line) for line in body]
         if self.facts:
-            body = [f"def make({', '.join(self.facts)}):"] + ["    " + b for b in body]
+            body = [f"def make({', '.join(self.kept)}):"] + ["    " + b for b in body]
             body.append(f"    return {fname}")
         namespace = {"base": self.family.base_handler, **self.needs}
         label = self.name + (f" oparg {oparg}" if self._key(oparg)[0][1] is not None else "")
@@ -276,6 +312,15 @@ class Member:
         return out
 
     # -- in place in fused runs ------------------------------------------------------
+    def _cheap(self, check):
+        """Fused runs use the check's cheap lowering: it has one, and the member the
+        facts it consumes."""
+        return check.guard.cheap is not None and set(check.guard.consumes) <= set(self.facts)
+
+    def _extra(self):
+        """The facts the guards' cheap lowerings add, in order (after the member's own)."""
+        return tuple(name for c in self.guards if self._cheap(c) for name in c.guard.extra())
+
     def _objects(self):
         """The objects the guards need that are not ints (facts after the member's own)."""
         return tuple(v for v in self.needs.values() if type(v) is not int)
@@ -290,11 +335,17 @@ class Member:
         fallible = next((c.raised for c in self.guards if c.raised), self.fallible)
         positions = {name: f"{{{i}}}" for i, name in enumerate(self.inputs)}
         objects = [n for n, v in self.needs.items() if type(v) is not int]
-        positions.update((fact, f"{{c{i}}}") for i, fact in enumerate(self.facts + tuple(objects)))
+        named = self.kept + self._extra() + tuple(objects)
+        positions.update((fact, f"{{c{i}}}") for i, fact in enumerate(named))
         positions.update((n, repr(v)) for n, v in self.needs.items() if type(v) is int)
         place = _placer(positions)
-        return Shape(len(self.inputs), [place(r) for r in results], guard=place(guard),
-                     effects=[place(statement)] if statement else (),
+        if self.attribute is not None:
+            results = [_as_attribute(r, self.attribute) for r in results]
+            statement = statement and _as_attribute(statement, self.attribute)
+        def placed(text):
+            return place(text).replace(_ATTRIBUTE, "{name}")
+        return Shape(len(self.inputs), [placed(r) for r in results], guard=placed(guard),
+                     effects=[placed(statement)] if statement else (),
                      raises=self.raises, fallible=fallible, result_type=self.result,
                      pure=not self.runs_code, consts=None if self.facts else ())
 
@@ -335,6 +386,17 @@ def _stack_update(n_in, results, statement):
     return lines
 
 
+def _as_attribute(text, name):
+    """getattr(o, name) as o.{name}; a statement setattr(o, name, v) as o.{name} = v."""
+    setter = re.fullmatch(rf"setattr\((\w+), {name}, (\w+)\)", text)
+    if setter:
+        return f"{setter.group(1)}.{_ATTRIBUTE} = {setter.group(2)}"
+    return re.sub(rf"getattr\((\w+), {name}\)", rf"\1.{_ATTRIBUTE}", text)
+
+
+_ATTRIBUTE = "__attribute__"     # (stands for {name} until the text is placed)
+
+
 def _filler(names):
     """Replace {name} placeholders of the variants (and {oparg}) in a text."""
     def fill(text):
@@ -342,16 +404,17 @@ def _filler(names):
     return fill
 
 
-def _placer(positions):
+def _placer(positions, escape=True):
     """Turn a text over a member's names into a Shape template: braces doubled, each
     name (not after a dot) replaced by its position."""
+    def escaped(text):
+        return text.replace("{", "{{").replace("}", "}}") if escape else text
     if not positions:
-        return lambda text: text.replace("{", "{{").replace("}", "}}")
+        return escaped
     pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, positions)) + r")\b")
 
     def place(text):
-        text = text.replace("{", "{{").replace("}", "}}")
-        return pattern.sub(lambda m: positions[m.group(1)], text)
+        return pattern.sub(lambda m: positions[m.group(1)], escaped(text))
     return place
 
 

@@ -22,7 +22,7 @@ from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
 from quickening.interp.lowering import Shape, SiteShape, store_attr_shape
 from quickening.interp.ops.attrs import store_attr as _generic
-from quickening.interp.spec import Family
+from quickening.interp.spec import TYPE_VERSION, Family
 from quickening.interp.typewatch import token
 
 
@@ -70,8 +70,7 @@ def specialize(site, owner):
             return site.fail("ATTR_READ_ONLY")
         if offset > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
-        return _la._specialize(site, "STORE_ATTR_SLOT", _make_slot(site, version, t),
-                               version=version, w3=offset)
+        return site.specialize(SLOT, version=version, index=offset, cls=t, name=name)
     return site.fail(_FAIL_KIND[kind])
 
 
@@ -126,7 +125,7 @@ INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
 FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
 FAMILY.base_purity = lambda oparg, name: (
     (_la.plain_access(name, True), 1) if type(name) is str else None)
-FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE)
+FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT.in_place(oparg))
 
 
 def _make_with_hint(site, tv, t, hint):
@@ -146,21 +145,9 @@ def _make_with_hint(site, tv, t, hint):
     return store_attr_with_hint
 
 
-def _make_slot(site, tv, t):
-    name = site.arg
-    tid, tview = _la.type_guard(t)
-
-    def store_attr_slot(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv:
-            del stack[-1]
-            setattr(owner, name, stack.pop())
-            return nxt
-        site.misses += 1
-        return store_attr(f, stack, site, nxt)
-    return SLOT_IN_PLACE.facts(store_attr_slot, weakref.ref(t), token(t, tv), tv)
-
-
-SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
-    2, effects=["{1}.{name} = {0}"], consts=None,
-    guard="type({1}) is {c0}() and {c1}[0]", pure=True))
+# A writable object slot: the store goes through the slot's descriptor, which the
+# type version pins.
+SLOT = FAMILY.member(
+    "STORE_ATTR_SLOT", stack="value owner --", facts=("version", "index", "cls", "name"),
+    guards=[TYPE_VERSION("owner", "version")], op="setattr(owner, name, value)",
+    attribute="name", runs_code=False)
