@@ -25,7 +25,7 @@ from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
 from quickening.interp.lowering import GENERIC, Shape
-from quickening.interp.spec import Family
+from quickening.interp.spec import EXACT_TYPE, INDEX_IN_RANGE, NON_NEGATIVE_COMPACT, Family
 
 
 _generic = containers.binary_subscr
@@ -70,9 +70,9 @@ def specialize(site, container, sub):
         if type(sub) is int:
             if 0 <= sub < _COMPACT:
                 if t is list:
-                    return site.specialize("BINARY_SUBSCR_LIST_INT", binary_subscr_list_int)
+                    return site.specialize(LIST_INT)
                 if t is tuple:
-                    return site.specialize("BINARY_SUBSCR_TUPLE_INT", binary_subscr_tuple_int)
+                    return site.specialize(TUPLE_INT)
                 return site.specialize("BINARY_SUBSCR_STR_INT", binary_subscr_str_int)
             return site.fail("OUT_OF_RANGE")
         if type(sub) is slice:
@@ -80,7 +80,7 @@ def specialize(site, container, sub):
                               str: "SUBSCR_STRING_SLICE"}[t])
         return site.fail("OTHER")
     if t is dict:
-        return site.specialize("BINARY_SUBSCR_DICT", binary_subscr_dict)
+        return site.specialize(DICT)
     getitem = _lookup(t, "__getitem__")
     if type(getitem) is FunctionType:
         if not t.__flags__ & _HEAPTYPE:
@@ -122,24 +122,21 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def binary_subscr_list_int(f, stack, site, nxt):
-    sub = stack[-1]
-    container = stack[-2]
-    if type(sub) is int and type(container) is list and 0 <= sub < _COMPACT and sub < len(container):
-        del stack[-1]
-        stack[-1] = container[sub]
-        return nxt
-    return _deopt(f, stack, site, nxt)
+def _item(name, t):
+    return FAMILY.member(
+        name, stack="container sub -- res",
+        guards=[EXACT_TYPE("sub", int), EXACT_TYPE("container", t), NON_NEGATIVE_COMPACT("sub"),
+                # (past the end, the subscript raises IndexError)
+                INDEX_IN_RANGE("sub", "container").or_raises("IndexError")],
+        op="container[sub]", runs_code=False)
 
 
-def binary_subscr_tuple_int(f, stack, site, nxt):
-    sub = stack[-1]
-    container = stack[-2]
-    if type(sub) is int and type(container) is tuple and 0 <= sub < _COMPACT and sub < len(container):
-        del stack[-1]
-        stack[-1] = container[sub]
-        return nxt
-    return _deopt(f, stack, site, nxt)
+LIST_INT = _item("BINARY_SUBSCR_LIST_INT", list)
+TUPLE_INT = _item("BINARY_SUBSCR_TUPLE_INT", tuple)
+# (an exact dict has no __missing__: a missing key is a plain KeyError; hashing and
+# comparing the key may run code of the program)
+DICT = FAMILY.member("BINARY_SUBSCR_DICT", stack="container sub -- res",
+                     guards=[EXACT_TYPE("container", dict)], op="container[sub]")
 
 
 def binary_subscr_str_int(f, stack, site, nxt):
@@ -151,16 +148,6 @@ def binary_subscr_str_int(f, stack, site, nxt):
             del stack[-1]
             stack[-1] = c
             return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def binary_subscr_dict(f, stack, site, nxt):
-    container = stack[-2]
-    if type(container) is dict:
-        sub = stack.pop()
-        # an exact dict has no __missing__: a missing key is a plain KeyError
-        stack[-1] = container[sub]
-        return nxt
     return _deopt(f, stack, site, nxt)
 
 
@@ -200,26 +187,19 @@ def binary_subscr_getitem(f, stack, site, nxt):
     return _deopt(f, stack, site, nxt)
 
 
-# -- in place in fused runs (fusion.py): each member's guard and operation ------------------
+# -- in place in fused runs (fusion.py): BINARY_SUBSCR_STR_INT's guard and operation ----------
 # (the guard less the bound: an index past the end raises IndexError, which is then
 # the member's miss: the run leaves for the handler, which counts it)
 def _index_guard(t):
     return f"type({{1}}) is int and type({{0}}) is {t} and 0 <= {{1}} < {_COMPACT}"
 
 
-binary_subscr_list_int.fuse_as = lambda oparg: Shape(
-    2, ["{0}[{1}]"], guard=_index_guard("list"), fallible="IndexError", pure=True)
-binary_subscr_tuple_int.fuse_as = lambda oparg: Shape(
-    2, ["{0}[{1}]"], guard=_index_guard("tuple"), fallible="IndexError", pure=True)
 # (a character past \x7f is a miss: the guard takes the result, {r0}, to test it)
 binary_subscr_str_int.fuse_as = lambda oparg: Shape(
     2, ["{r0}"], guard=_index_guard("str") + " and {1} < len({0}) and ({r0} := {0}[{1}]) < '\\x80'",
     pure=True, result_type=str)
-# (a missing key raises KeyError, as the member does; hashing and comparing the key
-# may run code of the program)
-binary_subscr_dict.fuse_as = lambda oparg: Shape(2, ["{0}[{1}]"], guard="type({0}) is dict")
-_INLINE = (binary_subscr_list_int, binary_subscr_tuple_int, binary_subscr_str_int,
-           binary_subscr_dict)
+_INLINE = (LIST_INT.in_place(0), TUPLE_INT.in_place(0), binary_subscr_str_int,
+           DICT.in_place(0))
 FAMILY.inline_members = lambda oparg: _INLINE
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
