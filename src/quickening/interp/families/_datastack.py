@@ -38,6 +38,7 @@ import _thread
 import sys
 
 from quickening.interp import facts
+from quickening.interp.facts import (MEM32 as _M32)
 
 CHUNK_BYTES = 16 * 1024          # DATA_STACK_CHUNK_SIZE
 MINIMUM_OVERHEAD = 1000
@@ -49,7 +50,6 @@ CODE_FRAMESIZE = 76              # PyCodeObject.co_framesize (int)
 # the root chunk with nothing on it: the first word skipped
 EMPTY = (HEADER + 1, CHUNK_BYTES // 8)
 
-_M32 = facts.MEM32
 
 
 def _verify():

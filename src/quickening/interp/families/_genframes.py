@@ -34,6 +34,9 @@ import types
 
 from quickening.interp import facts, generators, handled
 from quickening.interp.ops.registry import RETURN, SWITCH
+from quickening.interp.facts import (FRAME_EXECUTING as _EXECUTING, FRAME_CREATED as _CREATED,
+                                     FRAME_SUSPENDED_YIELD_FROM as _DELEGATING,
+                                     NATIVE_GETTERS as _NATIVE_GET)
 
 GeneratorType = types.GeneratorType
 CoroutineType = types.CoroutineType
@@ -48,13 +51,10 @@ _DONE = -4
 _STATES = facts.generator_states()     # [id(driver)]: its native gi_frame_state
 # what a driver's state is while its frame runs inline, and after: not started
 # (detached), or suspended in its `yield from` / `await` (started)
-_EXECUTING, _CREATED = facts.FRAME_EXECUTING, facts.FRAME_CREATED
-_DELEGATING = facts.FRAME_SUSPENDED_YIELD_FROM
 InterpGenerator = generators.InterpGenerator
 InterpCoroutine = generators.InterpCoroutine
 _current = handled.current
 _set_handled = handled.set_handled
-_NATIVE_GET = facts.NATIVE_GETTERS
 _native_locals = _NATIVE_GET["f_locals"]
 gi_yieldfrom, gi_running, gi_frame, gi_code = (
     _NATIVE_GET[n] for n in ("gi_yieldfrom", "gi_running", "gi_frame", "gi_code"))

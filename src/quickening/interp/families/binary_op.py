@@ -19,28 +19,16 @@ def specialize(site, lhs, rhs, frame_locals):
     oparg = site.oparg
     t = type(lhs)
     if t is type(rhs):
-        if oparg in _ADD:
-            if t is str:
-                info = site.info
-                nxt = site.nxt
-                if (nxt < len(info.opcodes) and info.opcodes[nxt] == _STORE_FAST
-                        and frame_locals[info.opargs[nxt]] is lhs):
-                    return site.specialize(INPLACE_ADD_UNICODE, local=info.opargs[nxt])
-                return site.specialize(ADD_UNICODE)
-            if t is int:
-                return site.specialize(ADD_INT)
-            if t is float:
-                return site.specialize(ADD_FLOAT)
-        elif oparg in _MUL:
-            if t is int:
-                return site.specialize(MULTIPLY_INT)
-            if t is float:
-                return site.specialize(MULTIPLY_FLOAT)
-        elif oparg in _SUB:
-            if t is int:
-                return site.specialize(SUBTRACT_INT)
-            if t is float:
-                return site.specialize(SUBTRACT_FLOAT)
+        member = _BY_OPARG_AND_TYPE.get((oparg, t))
+        if member is ADD_UNICODE:
+            # stored back into the local holding the left operand: appended in place
+            info = site.info
+            nxt = site.nxt
+            if (nxt < len(info.opcodes) and info.opcodes[nxt] == _STORE_FAST
+                    and frame_locals[info.opargs[nxt]] is lhs):
+                return site.specialize(INPLACE_ADD_UNICODE, local=info.opargs[nxt])
+        if member is not None:
+            return site.specialize(member)
     return site.fail(failure_kind(oparg, lhs, rhs))
 
 
@@ -81,12 +69,17 @@ BINARY_OP = FAMILY = Family("BINARY_OP", operands="lhs rhs", generic=arith.binar
 
 
 # -- members: guards first, then the operation ---------------------------------------
+_BY_OPARG_AND_TYPE = {}     # (oparg, the operands' type) -> the member
+
+
 def _arithmetic(name, t, symbol, opargs):
-    return BINARY_OP.member(
+    member = BINARY_OP.member(
         name, stack="left right -- res",
         guards=[EXACT_TYPE("left", t), EXACT_TYPE("right", t)],
         op=f"left {symbol} right", serves=lambda oparg: oparg in opargs,
         result=t, runs_code=False)
+    _BY_OPARG_AND_TYPE.update(((oparg, t), member) for oparg in opargs)
+    return member
 
 
 MULTIPLY_INT = _arithmetic("BINARY_OP_MULTIPLY_INT", int, "*", _MUL)

@@ -26,11 +26,13 @@ from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
 from quickening.interp.lowering import GENERIC, Shape
 from quickening.interp.spec import EXACT_TYPE, INDEX_IN_RANGE, NON_NEGATIVE_COMPACT, Family
+from quickening.interp.facts import (TPFLAGS_HEAPTYPE as _HEAPTYPE, MEM32 as _MEM32,
+                                     TYPE_VERSION_TAG as _TYPE_VERSION,
+                                     FUNC_VERSION as _FUNC_VERSION)
 
 
 _generic = containers.binary_subscr
 _COMPACT = 1 << 30
-_HEAPTYPE = facts.TPFLAGS_HEAPTYPE
 FunctionType = types.FunctionType
 
 
@@ -151,9 +153,6 @@ def binary_subscr_str_int(f, stack, site, nxt):
     return _deopt(f, stack, site, nxt)
 
 
-_MEM32 = facts.MEM32
-_TYPE_VERSION = facts.TYPE_VERSION_TAG
-_FUNC_VERSION = facts.FUNC_VERSION
 
 
 def binary_subscr_getitem(f, stack, site, nxt):

@@ -44,23 +44,18 @@ from quickening.interp.typewatch import token
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
 from quickening.interp.families._datastack import state as _ds_state
+from quickening.interp.facts import (MEM32 as _MEM32, CFUNC_ML as _CFUNC_ML, FUNC_VERSION as _FV,
+                                     TYPE_VERSION_TAG as _TV, METH_O as _METH_O,
+                                     METH_NOARGS as _METH_NOARGS, METH_FASTCALL as _METH_FASTCALL,
+                                     METH_CONVENTION_MASK as _MASK, cfunction_flags as _cflags,
+                                     method_descr_flags as _dflags)
 
 FAMILY = Family("CALL", operands=-2)     # (--stats records the callable's type)
 
-_MEM32 = facts.MEM32
-_CFUNC_ML = facts.CFUNC_ML
 _ML_POINTERS = facts.words_from(_CFUNC_ML)      # [id(builtin) >> 3]: its C function's definition
-_FV = facts.FUNC_VERSION
 # 32-bit words starting at the version field's offset: function versions by id(fn) >> 2
 _FVS = facts.words_from(_FV, 4)
-_TV = facts.TYPE_VERSION_TAG
-_METH_O = facts.METH_O
-_METH_NOARGS = facts.METH_NOARGS
-_METH_FASTCALL = facts.METH_FASTCALL
 _METH_FAST_KW = facts.METH_FASTCALL | facts.METH_KEYWORDS
-_MASK = facts.METH_CONVENTION_MASK
-_cflags = facts.cfunction_flags
-_dflags = facts.method_descr_flags
 _TYPE_SUBCLASS = 1 << 31
 _CO_OPTIMIZED = 0x0001
 _CO_COMPLEX = 0x0004 | 0x0008          # CO_VARARGS | CO_VARKEYWORDS

@@ -39,26 +39,21 @@ from quickening.interp.lowering import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
 from quickening.interp.typewatch import token
+from quickening.interp.facts import (MEM8 as M8, MEM32 as M32, MEM64 as M64,
+                                     TYPE_VERSION_TAG as TV, TYPE_GETATTRO as GETATTRO,
+                                     FUNC_VERSION as FV, MODULE_DICT, DICT_KEYS, KEYS_VERSION,
+                                     GENERIC_GETATTR, GENERIC_SETATTR,
+                                     TPFLAGS_INLINE_VALUES as F_INLINE_VALUES,
+                                     TPFLAGS_MANAGED_DICT as F_MANAGED_DICT,
+                                     TPFLAGS_IMMUTABLETYPE as F_IMMUTABLE,
+                                     TPFLAGS_METHOD_DESCRIPTOR as F_METHOD_DESCRIPTOR,
+                                     type_lookup as _type_lookup)
 
 FAMILY = Family("LOAD_ATTR")
 
-M8 = facts.MEM8
-M32 = facts.MEM32
-M64 = facts.MEM64
-TV = facts.TYPE_VERSION_TAG
-GETATTRO = facts.TYPE_GETATTRO
-FV = facts.FUNC_VERSION
 MANAGED_DICT_OFFSET = facts.MANAGED_DICT          # -24
-MODULE_DICT, DICT_KEYS, KEYS_VERSION = facts.MODULE_DICT, facts.DICT_KEYS, facts.KEYS_VERSION
-GENERIC_GETATTR = facts.GENERIC_GETATTR
-GENERIC_SETATTR = facts.GENERIC_SETATTR
-F_INLINE_VALUES = facts.TPFLAGS_INLINE_VALUES
-F_MANAGED_DICT = facts.TPFLAGS_MANAGED_DICT
-F_IMMUTABLE = facts.TPFLAGS_IMMUTABLETYPE
-F_METHOD_DESCRIPTOR = facts.TPFLAGS_METHOD_DESCRIPTOR
 F_TYPE_SUBCLASS = 1 << 31
 CO_VARARGS, CO_VARKEYWORDS, CO_OPTIMIZED = 0x04, 0x08, 0x01
-_type_lookup = facts.type_lookup
 
 
 # -- what tp_getattro is (CPython's own slot functions, learned from probe classes) --

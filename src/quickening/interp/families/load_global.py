@@ -32,15 +32,12 @@ from quickening.interp.lowering import CALLEE_PROLOGUES, PROLOGUES, Shape, SiteS
 from quickening.interp.ops import locals_ops
 from quickening.interp.ops.registry import NULL
 from quickening.interp.quicken import Family
+from quickening.interp.facts import (MEM32 as _MEM32, MEM64 as _MEM64, DICT_KEYS as _DICT_KEYS,
+                                     DICT_VALUES as _DICT_VALUES, KEYS_VERSION as _KEYS_VERSION)
 
 FAMILY = Family("LOAD_GLOBAL", operands=0)
 
 _generic = locals_ops.load_global
-_MEM32 = facts.MEM32
-_MEM64 = facts.MEM64
-_DICT_KEYS = facts.DICT_KEYS
-_DICT_VALUES = facts.DICT_VALUES
-_KEYS_VERSION = facts.KEYS_VERSION
 _DICT_KEYS_GENERAL = 0
 
 

@@ -17,11 +17,11 @@ from quickening.interp import facts
 from quickening.interp.ops.attrs import load_super_attr as _generic
 from quickening.interp.ops.registry import NULL
 from quickening.interp.spec import Family
+from quickening.interp.facts import (TPFLAGS_METHOD_DESCRIPTOR as F_METHOD_DESCRIPTOR,
+                                     GENERIC_GETATTR)
 
 
 F_TYPE_SUBCLASS = 1 << 31
-F_METHOD_DESCRIPTOR = facts.TPFLAGS_METHOD_DESCRIPTOR
-GENERIC_GETATTR = facts.GENERIC_GETATTR
 _super = super
 _type_mro = type.__dict__["__mro__"].__get__
 _type_dict = type.__dict__["__dict__"].__get__

@@ -24,12 +24,10 @@ from quickening.interp.lowering import Shape, SiteShape, store_attr_shape
 from quickening.interp.ops.attrs import store_attr as _generic
 from quickening.interp.spec import TYPE_VERSION, Family
 from quickening.interp.typewatch import token
+from quickening.interp.facts import (MEM32 as M32, MEM64 as M64, TYPE_VERSION_TAG as TV,
+                                     MANAGED_DICT as MANAGED_DICT_OFFSET)
 
 
-M32 = facts.MEM32
-M64 = facts.MEM64
-TV = facts.TYPE_VERSION_TAG
-MANAGED_DICT_OFFSET = facts.MANAGED_DICT
 DICT_POINTERS = facts.words_from(MANAGED_DICT_OFFSET)   # [id(owner) >> 3]: its managed dict
 
 

@@ -13,8 +13,8 @@ from quickening.interp import facts, host
 from quickening.interp.lowering import GENERIC
 from quickening.interp.ops import arith
 from quickening.interp.spec import EXACT_TYPE, IS_NONE, TYPE_VERSION, Family
+from quickening.interp.facts import (TPFLAGS_HEAPTYPE as _HEAPTYPE)
 
-_HEAPTYPE = facts.TPFLAGS_HEAPTYPE
 
 
 def _defines(cls, name):
@@ -28,16 +28,9 @@ def _defines(cls, name):
 def specialize(site, value):
     """specialize.c's _Py_Specialize_ToBool."""
     t = facts.stands_for(type(value))
-    if t is bool:
-        return site.specialize(BOOL)
-    if t is int:
-        return site.specialize(INT)
-    if t is list:
-        return site.specialize(LIST)
-    if value is None:
-        return site.specialize(NONE)
-    if t is str:
-        return site.specialize(STR)
+    member = _BY_TYPE.get(t)
+    if member is not None:
+        return site.specialize(member)
     if t.__flags__ & _HEAPTYPE:
         if _defines(t, "__bool__"):
             return site.fail("TO_BOOL_NUMBER")
@@ -75,6 +68,7 @@ NONE = TO_BOOL.member("TO_BOOL_NONE", stack="value -- res",
                       guards=[IS_NONE("value")], op="False", **_PURE)
 STR = TO_BOOL.member("TO_BOOL_STR", stack="value -- res",
                      guards=[EXACT_TYPE("value", str)], op="len(value) > 0", **_PURE)
+_BY_TYPE = {bool: BOOL, int: INT, list: LIST, type(None): NONE, str: STR}
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
 TO_BOOL.base_shape = GENERIC[host.OPMAP["TO_BOOL"]]
