@@ -156,6 +156,7 @@ EXACT_TYPE = Guard("EXACT_TYPE", "type({x}) is {T}",
 EXACT_SET = Guard("EXACT_SET", "(type({x}) is set or type({x}) is frozenset)",
                   "x is exactly a set or a frozenset")
 IS_NONE = Guard("IS_NONE", "{x} is None", "x is None")
+IS = Guard("IS", "{x} is {obj}", "x is the builtin obj itself")
 COMPACT = 1 << 30                  # |v| < 2**30: an int of one 30-bit digit
 COMPACT_INT = Guard("COMPACT_INT", f"-{COMPACT} < {{x}} < {COMPACT}",
                     "the int x is compact (one 30-bit digit)")
@@ -195,6 +196,8 @@ class Member:
     result     the exact type of its one result (what a fused run then knows)
     runs_code  whether the operation may run code of the program once its guards
                passed (hashing a key, comparing items ...)
+    sets_pc    the frame is at the next instruction while the operation runs (as
+               CPython's instr_ptr during a call: code it runs may look at the frame)
     raises     whether the operation may raise
     attribute  the fact holding the site's attribute name: fused runs write
                getattr(o, name) / setattr(o, name, v) as o.name (the host
@@ -206,14 +209,14 @@ class Member:
 
     def __init__(self, family, name, *, stack, guards, op, facts=(), variants=None,
                  serves=None, in_place=True, result=None, runs_code=True, raises=True,
-                 fallible=None, attribute=None, doc=""):
+                 fallible=None, attribute=None, sets_pc=False, doc=""):
         inputs, _, outputs = stack.partition("--")
         self.family, self.name, self.stack = family, name, stack
         self.inputs, self.outputs = tuple(inputs.split()), tuple(outputs.split())
         self.guards, self.op, self.facts = tuple(guards), op, tuple(facts)
         self.variants, self._serves, self.runs_in_place = variants, serves, in_place
         self.result, self.runs_code, self.raises, self.fallible = result, runs_code, raises, fallible
-        self.doc, self.attribute = doc, attribute
+        self.doc, self.attribute, self.sets_pc = doc, attribute, sets_pc
         self.needs = {}
         for check in self.guards:
             self.needs.update(check.guard.needs)
@@ -278,6 +281,8 @@ class Member:
         for depth, name in enumerate(reversed(self.inputs), start=1):
             body.append(f"    {name} = stack[-{depth}]")
         body.append(f"    if {guard}:")
+        if self.sets_pc:
+            body.append("        f.pc = nxt")
         body += ["        " + line for line in _stack_update(len(self.inputs), results, statement)]
         body.append("        return nxt")
         body.append("    site.misses += 1")
@@ -431,14 +436,15 @@ class Family(quicken.Family):
 
     operands   the names of the stack operands the specializer looks at, deepest
                first ("lhs rhs"); the base handler passes them to it
-    generic    the generic instruction's handler (ops/), run while counting down
+    generic    the generic instruction's handler (ops/), run while counting down (None:
+               the module registers an irregular base handler with @FAMILY.adaptive())
     specializer (site, *operands) -> rewrites the site through site.specialize/fail
                (or declared after the family with @FAMILY.specializer)
     locals     the specializer also reads the frame's locals (its stack, locals first),
                after the operands, as CPython's gets LOCALS_ARRAY
     """
 
-    def __init__(self, name, *, operands, generic, specializer=None, stats_operands=None,
+    def __init__(self, name, *, operands="", generic=None, specializer=None, stats_operands=None,
                  locals=False, decode=None):
         names = tuple(operands.split())
         super().__init__(name, operands=len(names) if stats_operands is None
@@ -447,7 +453,8 @@ class Family(quicken.Family):
         self.generic = generic
         self.declared = []
         self._namespace = {"specialize": specializer, "generic": generic}
-        self._adapt(names, locals, decode)
+        if generic is not None:
+            self._adapt(names, locals, decode)
 
     def specializer(self, fn):
         """Declare the family's specializer (a decorator, where it follows the family)."""

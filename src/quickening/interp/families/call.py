@@ -39,7 +39,8 @@ from quickening.interp import facts, host
 from quickening.interp.frame import Frame
 from quickening.interp.lowering import Shape, SiteShape
 from quickening.interp.ops.registry import NULL, SWITCH
-from quickening.interp.quicken import Family, pack32
+from quickening.interp.quicken import pack32
+from quickening.interp.spec import IS, Family, Guard
 from quickening.interp.typewatch import token
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
@@ -50,7 +51,7 @@ from quickening.interp.facts import (MEM32 as _MEM32, CFUNC_ML as _CFUNC_ML, FUN
                                      METH_CONVENTION_MASK as _MASK, cfunction_flags as _cflags,
                                      method_descr_flags as _dflags)
 
-FAMILY = Family("CALL", operands=-2)     # (--stats records the callable's type)
+FAMILY = Family("CALL", stats_operands=-2)     # (--stats records the callable's type)
 
 _ML_POINTERS = facts.words_from(_CFUNC_ML)      # [id(builtin) >> 3]: its C function's definition
 # 32-bit words starting at the version field's offset: function versions by id(fn) >> 2
@@ -243,12 +244,9 @@ def _specialize_class_call(site, tp, nargs):
     flags = tp.__flags__
     if flags & facts.TPFLAGS_IMMUTABLETYPE:
         if nargs == 1 and site.oparg == 1:
-            if tp is str:
-                return site.specialize("CALL_STR_1", str_1)
-            if tp is type:
-                return site.specialize("CALL_TYPE_1", type_1)
-            if tp is tuple:
-                return site.specialize("CALL_TUPLE_1", tuple_1)
+            member = _ONE_ARGUMENT.get(tp)
+            if member is not None:
+                return site.specialize(member)
         if facts.type_has_vectorcall(tp):
             special = INTERCEPTS.get(id(tp))
             return site.specialize("CALL_BUILTIN_CLASS",
@@ -1085,33 +1083,20 @@ def non_py_general(f, stack, site, nxt):
     return _deopt(f, stack, site, nxt)
 
 
-def type_1(f, stack, site, nxt):
-    if stack[-3] is type and stack[-2] is NULL:
-        arg = stack.pop()
-        del stack[-1]
-        stack[-1] = type(arg)
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def str_1(f, stack, site, nxt):
-    if stack[-3] is str and stack[-2] is NULL:
-        arg = stack.pop()
-        del stack[-2:]
-        f.pc = nxt
-        stack.append(str(arg))
-        return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def tuple_1(f, stack, site, nxt):
-    if stack[-3] is tuple and stack[-2] is NULL:
-        arg = stack.pop()
-        del stack[-2:]
-        f.pc = nxt
-        stack.append(tuple(arg))
-        return nxt
-    return _deopt(f, stack, site, nxt)
+# type(x), str(x), tuple(x): the callable itself, no self
+NO_SELF = Guard("NO_SELF", "{x} is NULL", "the self slot is empty", needs={"NULL": NULL})
+TYPE_1 = FAMILY.member(
+    "CALL_TYPE_1", stack="callable null arg -- res",
+    guards=[IS("callable", type), NO_SELF("null")], op="type(arg)", runs_code=False,
+    in_place=False)
+STR_1 = FAMILY.member(
+    "CALL_STR_1", stack="callable null arg -- res",
+    guards=[IS("callable", str), NO_SELF("null")], op="str(arg)", sets_pc=True, in_place=False)
+TUPLE_1 = FAMILY.member(
+    "CALL_TUPLE_1", stack="callable null arg -- res",
+    guards=[IS("callable", tuple), NO_SELF("null")], op="tuple(arg)", sets_pc=True,
+    in_place=False)
+_ONE_ARGUMENT = {type: TYPE_1, str: STR_1, tuple: TUPLE_1}
 
 
 def builtin_class(f, stack, site, nxt):
