@@ -452,6 +452,9 @@ class Family(quicken.Family):
         self.cache_fields = cache_fields(name)
         self.generic = generic
         self.declared = []
+        # the declared members fused runs execute in place (a family with members by
+        # hand that do too says which: FAMILY.inline_members = ...)
+        self.inline_members = self._inline
         self._namespace = {"specialize": specializer, "generic": generic}
         if generic is not None:
             self._adapt(names, locals, decode)
@@ -482,7 +485,6 @@ class Family(quicken.Family):
             raise ValueError(f"{name} is not a member of {self.name} in this CPython version")
         member = Member(self, name, **declaration)
         self.declared.append(member)
-        self.inline_members = self._inline
         return member
 
     def _inline(self, oparg):
