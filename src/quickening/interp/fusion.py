@@ -253,19 +253,25 @@ class _Run:
         """Run the instruction at `at` through the table; anything but falling through
         (a jump, a call, a return) goes back to the loop.  A site that has just
         (re)specialized asks for itself again: its new handler runs here (a
-        polymorphic site re-targets every 53 misses: the run goes on)."""
+        polymorphic site re-targets every 53 misses: the run goes on).  Code of the
+        program it ran may have changed a site of this run (a nested activation of
+        the same code, through a call, a property, an operator) or set the frame's
+        trace function: the loop then goes on from the next instruction, as after a
+        call run in place ({remade})."""
         self.emit(f"h, a, n = _instrs[{at}]", indent)
         self.emit("pc = h(f, stack, a, n)", indent)
         self.emit("if pc != n:", indent)
-        if not site:
+        if site:
+            self.emit(f"if pc != {at}:", indent + 1)
+            self.emit("return pc", indent + 2)
+            self.emit(f"h, a, n = _instrs[{at}]", indent + 1)
+            self.emit("pc = h(f, stack, a, n)", indent + 1)
+            self.emit("if pc != n:", indent + 1)
+            self.emit("return pc", indent + 2)
+        else:
             self.emit("return pc", indent + 1)
-            return
-        self.emit(f"if pc != {at}:", indent + 1)
-        self.emit("return pc", indent + 2)
-        self.emit(f"h, a, n = _instrs[{at}]", indent + 1)
-        self.emit("pc = h(f, stack, a, n)", indent + 1)
-        self.emit("if pc != n:", indent + 1)
-        self.emit("return pc", indent + 2)
+        self.emit("if _gone or f.trace is not None:", indent)
+        self.emit("return n", indent + 1)
 
 
 def _simple(run, op, oparg, arg):

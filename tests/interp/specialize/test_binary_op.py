@@ -92,9 +92,13 @@ def drive(record):
 # again, re-specializing a site of that loop: the outer loop must then execute
 # the site in its new form (a miss for ints), not the form its run was made for.
 # The nested activation is called in place, or called back by native code (map).
+# A call or a property run through the table (CALL_PY_GENERAL has no in-place form,
+# LOAD_ATTR_PROPERTY pushes a frame) must go back to the loop the same way.
 NESTED_CALLS = {
     "in_place": "t = t + rec(d)",
     "through_native_code": "t = t + len(list(map(rec, (d,))))",
+    "through_the_table": "t = t + rec_general(d)",
+    "through_a_property": "t = t + Prop(d).p",
 }
 
 
@@ -106,6 +110,14 @@ def rec(d):
     if d:
         site(FLOATS, 0)
     return 0
+def rec_general(d, e=0):
+    return rec(d)
+class Prop:
+    def __init__(self, d):
+        self.d = d
+    @property
+    def p(self):
+        return rec(self.d)
 def site(xs, d):
     t = 0
     for x in xs:
