@@ -31,14 +31,9 @@ for_iter = FAMILY.base_handler
 @FAMILY.specializer
 def specialize(site, it):
     t = type(it)
-    if t is _LIST_ITER:
-        return site.specialize("FOR_ITER_LIST", for_iter_list)
-    if t is _TUPLE_ITER:
-        return site.specialize("FOR_ITER_TUPLE", for_iter_tuple)
-    if t is _RANGE_ITER:
-        return site.specialize("FOR_ITER_RANGE", for_iter_range)
-    if t is GeneratorType and site.oparg <= 0x7FFF:
-        return site.specialize("FOR_ITER_GEN", for_iter_gen)
+    member = _BY_ITERATOR.get(t)
+    if member is not None and (t is not GeneratorType or site.oparg <= 0x7FFF):
+        return site.specialize(*member)
     return site.fail(classify_iterator(it))
 
 
@@ -142,3 +137,9 @@ def for_iter_gen(f, stack, site, nxt):
     if inner.frame.depth > 900:
         return _generic(f, stack, site.arg, nxt)
     return _push(f, site, inner, None, _ForIterReturn, nxt)
+
+# the member for each iterator type: (name, handler)
+_BY_ITERATOR = {_LIST_ITER: ("FOR_ITER_LIST", for_iter_list),
+                _TUPLE_ITER: ("FOR_ITER_TUPLE", for_iter_tuple),
+                _RANGE_ITER: ("FOR_ITER_RANGE", for_iter_range),
+                GeneratorType: ("FOR_ITER_GEN", for_iter_gen)}

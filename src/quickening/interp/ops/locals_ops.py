@@ -238,27 +238,26 @@ def load_name(f, stack, arg, nxt):
         value = mapping.get(arg, NULL)
         if value is NULL:
             value = load_global_value(f, arg)
+        stack.append(value)
     else:
-        try:
-            value = mapping[arg]
-        except KeyError:
-            value = NULL
-        if value is NULL:
-            value = load_global_value(f, arg)
-    stack.append(value)
+        stack.append(_from_mapping_or_globals(f, mapping, arg))
     return nxt
+
+
+def _from_mapping_or_globals(f, mapping, name):
+    """mapping[name] (any mapping: KeyError means absent), else the global or builtin."""
+    try:
+        value = mapping[name]
+    except KeyError:
+        value = NULL
+    if value is NULL:
+        value = load_global_value(f, name)
+    return value
 
 
 @handles("LOAD_FROM_DICT_OR_GLOBALS", decode=name)
 def load_from_dict_or_globals(f, stack, arg, nxt):
-    mapping = stack.pop()
-    try:
-        value = mapping[arg]
-    except KeyError:
-        value = NULL
-    if value is NULL:
-        value = load_global_value(f, arg)
-    stack.append(value)
+    stack.append(_from_mapping_or_globals(f, stack.pop(), arg))
     return nxt
 
 
