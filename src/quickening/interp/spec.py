@@ -312,6 +312,8 @@ class Member:
                 continue
             if field in self.cells:
                 value = facts[field]
+                if type(value) is not int:
+                    value = id(value)       # (an object field holds its address)
                 out += [(offset + j, (value >> (16 * j)) & 0xFFFF) for j in range(size)]
             offset += size
         return out
@@ -384,10 +386,13 @@ def _stack_update(n_in, results, statement):
         n_in = k
     if k == 0:
         return lines
-    if k == 1 and n_in == 1:
-        lines.append(f"stack[-1] = {results[0]}")
-    else:
-        lines.append(f"stack[-{n_in}:] = ({', '.join(results)},)")
+    # (the operands' slots are overwritten, the rest appended: no slice assignment)
+    lines += [f"stack[-{n_in - i}] = {r}" for i, r in enumerate(results[:n_in])]
+    more = results[n_in:]
+    if len(more) == 1:
+        lines.append(f"stack.append({more[0]})")
+    elif more:
+        lines.append(f"stack += ({', '.join(more)},)")
     return lines
 
 

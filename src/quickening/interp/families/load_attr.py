@@ -37,7 +37,7 @@ from quickening.interp.families import _datastack
 from quickening.interp.frame import Frame
 from quickening.interp.lowering import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
-from quickening.interp.quicken import Family
+from quickening.interp.spec import TYPE_VERSION, Family
 from quickening.interp.typewatch import token
 from quickening.interp.facts import (MEM8 as M8, MEM32 as M32, MEM64 as M64,
                                      TYPE_VERSION_TAG as TV, TYPE_GETATTRO as GETATTRO,
@@ -49,7 +49,7 @@ from quickening.interp.facts import (MEM8 as M8, MEM32 as M32, MEM64 as M64,
                                      TPFLAGS_METHOD_DESCRIPTOR as F_METHOD_DESCRIPTOR,
                                      type_lookup as _type_lookup)
 
-FAMILY = Family("LOAD_ATTR")
+FAMILY = Family("LOAD_ATTR", stats_operands=1)
 
 MANAGED_DICT_OFFSET = facts.MANAGED_DICT          # -24
 F_TYPE_SUBCLASS = 1 << 31
@@ -257,12 +257,17 @@ def specialize_dict_access(site, owner, t, name, version, values_member, make_va
 _NO_OBJECT = object()    # (obj=None is a pointer to None, as LOAD_ATTR_CLASS caches it)
 
 
-def _specialize(site, member, handler, cache=None, version=None, w3=None, w34=None, obj=_NO_OBJECT,
-                memo=None):
+def _specialize(site, member, handler=None, cache=None, version=None, w3=None, w34=None,
+                obj=_NO_OBJECT, memo=None, **facts):
     """Rewrite the site, writing only the cache words CPython writes for `member`;
-    with memo=(owner, check), remember it for the owner's type (see MEMO)."""
+    with memo=(owner, check), remember it for the owner's type (see MEMO).  A declared
+    member (spec.Member) derives its handler and cells from its facts."""
     written = []
-    if version is not None:
+    if not isinstance(member, str):
+        facts_ = dict(facts, version=version)
+        handler, written = member.handler(site.oparg, **facts_), member.written(facts_)
+        member = member.name
+    elif version is not None:
         written += [(0, version & 0xFFFF), (1, version >> 16)]
     if w3 is not None:
         written.append((2, w3))
@@ -516,7 +521,8 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
             return site.fail("OUT_OF_RANGE")
     if dictoffset == 0:
         if is_method:
-            member, handler = "LOAD_ATTR_METHOD_NO_DICT", _make_method_no_dict(site, version, t, descr)
+            return _specialize(site, METHOD_NO_DICT, cache=descr, version=version, cls=t,
+                               descr=descr, memo=(owner, None))
         else:
             member, handler = "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", _make_nondescriptor_no_dict(
                 site, version, t, descr)
@@ -841,7 +847,7 @@ METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
 
 
 FAMILY.inline_members = lambda oparg: (
-    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, METHOD_NO_DICT_IN_PLACE,
+    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, METHOD_NO_DICT.in_place(oparg),
      SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE) if oparg & 1
     else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE))
 
@@ -873,33 +879,11 @@ def _make_method_with_values(site, tv, t, keys, kv, descr):
                                              token(t, tv), tv, valid_at, kview, kv, descr)
 
 
-def _make_method_no_dict(site, tv, t, descr):
-    tid, tview = type_guard(t)
-
-    name = site.arg
-
-    def load_attr_method_no_dict(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv:
-            stack[-1] = descr
-            stack.append(owner)
-            return nxt
-        site.misses += 1
-        cells = site.cells
-        counter = cells[site.ci]
-        if counter < 16:
-            specialize(site, owner)
-            return site.pc
-        cells[site.ci] = counter - 16
-        stack[-1], self_ = load_method(owner, name)
-        stack.append(self_)
-        return nxt
-    return METHOD_NO_DICT_IN_PLACE.facts(load_attr_method_no_dict, weakref.ref(t), token(t, tv),
-                                         descr)
-
-
-METHOD_NO_DICT_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{c2}", "{0}"], consts=None, guard="type({0}) is {c0}() and {c1}[0]", pure=True))
+# A method found on a class whose instances have no dict: the type version pins it.
+METHOD_NO_DICT = FAMILY.member(
+    "LOAD_ATTR_METHOD_NO_DICT", stack="owner -- method self", facts=("version", "cls", "descr"),
+    guards=[TYPE_VERSION("owner", "version")], op=["descr", "owner"],
+    serves=lambda oparg: oparg & 1, runs_code=False)
 
 
 def _make_method_lazy_dict(site, tv, t, stored_offset, descr):
