@@ -304,7 +304,8 @@ class Member:
 
     def written(self, facts):
         """(i, value) for the cache cells the member's facts fill (cell ci + 1 + i): a
-        field of two cells holds 32 bits, low half first; of four, a 64-bit value."""
+        field of two cells holds 32 bits, low half first; of four, a pointer (the
+        fact's address)."""
         out = []
         offset = 0
         for field, size in self.family.cache_fields.items():
@@ -312,8 +313,8 @@ class Member:
                 continue
             if field in self.cells:
                 value = facts[field]
-                if type(value) is not int:
-                    value = id(value)       # (an object field holds its address)
+                if size == 4:
+                    value = id(value)       # (a pointer field holds the object's address)
                 out += [(offset + j, (value >> (16 * j)) & 0xFFFF) for j in range(size)]
             offset += size
         return out

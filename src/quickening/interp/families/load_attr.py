@@ -520,14 +520,8 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
         if dictoffset < 0 or dictoffset > 0x7FFF + MANAGED_DICT_OFFSET:
             return site.fail("OUT_OF_RANGE")
     if dictoffset == 0:
-        if is_method:
-            return _specialize(site, METHOD_NO_DICT, cache=descr, version=version, cls=t,
-                               descr=descr, memo=(owner, None))
-        else:
-            member, handler = "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", _make_nondescriptor_no_dict(
-                site, version, t, descr)
-        return _specialize(site, member, handler, cache=descr, version=version, obj=descr,
-                           memo=(owner, None))
+        return _specialize(site, METHOD_NO_DICT if is_method else NONDESCRIPTOR_NO_DICT,
+                           cache=descr, version=version, cls=t, descr=descr, memo=(owner, None))
     if is_method:
         if M64[(id(owner) + dictoffset) >> 3]:
             return site.fail("ATTR_NOT_MANAGED_DICT")
@@ -849,7 +843,8 @@ METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
 FAMILY.inline_members = lambda oparg: (
     (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, METHOD_NO_DICT.in_place(oparg),
      SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE) if oparg & 1
-    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE))
+    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE,
+          NONDESCRIPTOR_NO_DICT.in_place(oparg)))
 
 
 def _make_method_with_values(site, tv, t, keys, kv, descr):
@@ -916,14 +911,8 @@ def _make_nondescriptor_with_values(site, tv, t, keys, kv, descr):
     return load_attr_nondescriptor_with_values
 
 
-def _make_nondescriptor_no_dict(site, tv, t, descr):
-    tid, tview = type_guard(t)
-
-    def load_attr_nondescriptor_no_dict(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv:
-            stack[-1] = descr
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return load_attr_nondescriptor_no_dict
+# A plain class value read through an instance with no dict: the type version pins it.
+NONDESCRIPTOR_NO_DICT = FAMILY.member(
+    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", stack="owner -- value", facts=("version", "cls", "descr"),
+    guards=[TYPE_VERSION("owner", "version")], op="descr",
+    serves=lambda oparg: not oparg & 1, result=None, runs_code=False)
