@@ -205,11 +205,11 @@ def compare(native_rows, interp_rows, include_unexecuted=False):
         if a == b:
             agreeing += 1
         else:
-            disagreements.append({"site": key, "cpython": _shown(a), "interpreter": _shown(b)})
+            disagreements.append({"site": key, "cpython": _site_state_shown(a), "interpreter": _site_state_shown(b)})
     return sites, agreeing, disagreements
 
 
-def _shown(state):
+def _site_state_shown(state):
     """[form, counter] or [form, counter, {cache field: resolved}] (JSON-ready)."""
     if state is None:
         return None
