@@ -23,10 +23,12 @@ def pyplot():
     return plt
 
 
-def draw(record: dict, stem) -> list:
-    """Draw the chart for `record` to STEM.png and STEM.svg; return the paths."""
+def draw(record: dict, stem, experiments=None) -> list:
+    """Draw the chart for `record` to STEM.png and STEM.svg; return the paths.
+    experiments: name -> module drawing that experiment's records (experiments.EXPERIMENTS;
+    passed in, as the experiments draw with this module's charts)."""
     plt = pyplot()
-    fig = figure_for(record, plt)
+    fig = figure_for(record, plt, experiments or {})
     if fig is None:
         return []
     stem = Path(stem)
@@ -40,11 +42,10 @@ def draw(record: dict, stem) -> list:
     return paths
 
 
-def figure_for(record, plt):
+def figure_for(record, plt, experiments):
     if record.get("kind") == "compare":
         return compare_figure(record, plt)
-    from quickening.measure.experiments import EXPERIMENTS
-    exp = EXPERIMENTS.get(record.get("name"))
+    exp = experiments.get(record.get("name"))
     if exp is None:
         raise MeasureError(f"no chart for records of kind {record.get('name')!r}")
     return exp.figure(record, plt)

@@ -88,8 +88,9 @@ def finish(record, opts, text_renderer) -> int:
 
 def chart_files(record, stem) -> list:
     from quickening.measure import charts
+    from quickening.measure.experiments import EXPERIMENTS
     try:
-        return [str(p) for p in charts.draw(record, stem)]
+        return [str(p) for p in charts.draw(record, stem, EXPERIMENTS)]
     except MeasureError:
         raise
     except Exception as exc:  # a chart must never lose the measurement
