@@ -20,15 +20,16 @@ from quickening.interp import host
 
 host.check_host()
 
-from quickening.interp import escapes, ops  # noqa: E402,F401  (ops registers the handlers)
-from quickening.interp import runtime  # noqa: E402,F401  (registers the intercepts)
+from quickening.interp import escapes  # noqa: E402
+from quickening.interp.ops import registered as _handlers  # noqa: E402,F401  (registers the handlers)
+from quickening.interp import runtime  # noqa: E402  (registers the intercepts)
+from quickening.interp.runtime import run_code  # noqa: E402,F401  (exec in the interpreter)
 from quickening.interp import frameview, generators  # noqa: E402,F401  (no lazy imports mid-run)
-from quickening.interp import families  # noqa: E402,F401  (registers the instruction families)
+from quickening.interp.families import registered as _families  # noqa: E402,F401  (registers the families)
 from quickening.interp.codeinfo import info_for  # noqa: E402
-from quickening.interp.frame import THREAD, Frame, builtins_of  # noqa: E402
+from quickening.interp.frame import THREAD  # noqa: E402
 from quickening.interp.functions import entry_depth, interpreted_info, new_frame, trampoline_for  # noqa: E402
 from quickening.interp.loop import run_frame  # noqa: E402
-from quickening.interp.ops.registry import NULL  # noqa: E402
 
 __all__ = ["run_code", "run_path", "run_module", "call", "Interpreter"]
 
@@ -47,37 +48,13 @@ class Interpreter:
         quicken.Config.collect_stats = collect_stats
 
 
-def run_code(code, globals_, locals_=None, *, closure=None, _back=None):
-    """Execute a code object in the interpreter, like exec(code, globals, locals)."""
-    if not isinstance(code, types.CodeType):
-        raise TypeError(f"run_code() needs a code object, not {type(code).__name__}")
-    info = info_for(code)
-    escapes.watch(code)
-    if "__builtins__" not in globals_:
-        import builtins
-        globals_["__builtins__"] = builtins
-    fast = [NULL] * info.free_start
-    if info.nfree:
-        if closure is None or len(closure) != info.nfree:
-            raise TypeError("code object requires a closure of exactly length "
-                            f"{info.nfree}")
-        fast += closure
-    optimized = code.co_flags & host.CO_OPTIMIZED
-    if locals_ is None and not optimized:
-        locals_ = globals_
-    back = _back if _back is not None else THREAD.frame
-    frame = Frame(info, fast, globals_, builtins_of(globals_),
-                  None if optimized else locals_, None, entry_depth(back))
-    return run_frame(frame)
-
-
 def call(fn, /, *args, **kwargs):
     """Call fn with its body (and everything it calls from Python) interpreted."""
     if isinstance(fn, types.MethodType):
         return call(fn.__func__, fn.__self__, *args, **kwargs)
     if not isinstance(fn, types.FunctionType):
         return fn(*args, **kwargs)
-    info = interpreted_info(fn) or info_for(fn.__code__)
+    info = interpreted_info(fn) or info_for(fn.__code__, runtime.engine())
     escapes.watch(info.code)
     trampoline_for(info)
     back = THREAD.frame

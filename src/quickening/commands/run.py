@@ -54,7 +54,7 @@ def execute(target, options):
     quicken.Config.specialize = not options.get("--no-specialize")
     quicken.Config.collect_stats = bool(options.get("--stats") or options.get("--stats-json"))
     from quickening import api
-    from quickening.interp import escapes, functions, hostframes, importer, tracebacks
+    from quickening.interp import escapes, frameview, hostframes, importer, tracebacks
     # native library code that looks at its callers sees the interpreted frames
     hostframes.install()
 
@@ -83,7 +83,7 @@ def execute(target, options):
     status = 0
     # the program's frames start here, as if `python` ran it: frames under this one
     # (the launcher's) do not count towards its recursion depth
-    functions.PROGRAM_BOTTOM = sys._getframe()
+    frameview.PROGRAM_BOTTOM = sys._getframe()
     try:
         try:
             if target.kind == "path":

@@ -6,12 +6,17 @@ offset // 2 that CPython's quickened stream uses; CACHE units hold None and
 are never dispatched), pre-decoded arguments and jump targets, the exception
 table by instruction, the line of every instruction, and the layout of the
 frame's fast locals.  Nothing here changes while the code runs.
+
+A code object is decoded for a speed engine (fusion.py, or None): the engine arms
+it (puts its warming stubs in the table) and is told when one of its sites changes
+form (quicken.install).  The code objects an interpreted frame creates get their
+creator's engine; the ones run from outside get the one runtime.engine() chooses.
 """
 
 import dis
 import weakref
 
-from quickening.interp import fusion, host, quicken
+from quickening.interp import host, quicken
 from quickening.interp.ops.registry import DECODERS, HANDLERS, NULL
 
 
@@ -33,10 +38,10 @@ class CodeInfo:
         "is_generator_like", "trampoline", "plain", "heat", "binder_code", "standin", "__weakref__",
         "quickened", "sites", "site_pcs", "start_index", "cell_names", "exact_call_tail", "line_starts", "first_traceable",
         "unstarted_lasti", "fuse_waits", "fuse_inside", "entry_points", "joins", "leaf",
-        "inlined_into", "inline_exits", "inline_calls",
+        "inlined_into", "inline_exits", "inline_calls", "engine",
     )
 
-    def __init__(self, code):
+    def __init__(self, code, engine=None):
         self.code = code
         self.flags = code.co_flags
         self.is_generator_like = bool(code.co_flags & host.GENERATOR_LIKE)
@@ -69,8 +74,9 @@ class CodeInfo:
                 if self.opcodes[pc] == ret_gen:
                     self.unstarted_lasti = self.starts[k + 1]
                     break
-        if quicken.Config.fuse:
-            fusion.arm(self)
+        self.engine = engine       # the speed engine: arm(info), refuse(site), stop_inlining(info)
+        if engine is not None:
+            engine.arm(self)
 
     # -- fast locals -------------------------------------------------------
     def _decode_locals(self):
@@ -196,16 +202,18 @@ class CodeInfo:
 
 
 _INFOS = weakref.WeakKeyDictionary() if False else {}
+# id(trampoline code) -> CodeInfo of the real code (functions.trampoline_for)
+TRAMPOLINES = {}
 
 
-def info_for(code):
-    """The CodeInfo of a code object, decoding it on first use.
+def info_for(code, engine):
+    """The CodeInfo of a code object, decoding it on first use (for engine: see the top).
 
     Keyed by id() because code objects hash by value; the entry keeps the
     code alive, so the id cannot be reused while it is in the table.
     """
     info = _INFOS.get(id(code))
     if info is None:
-        info = CodeInfo(code)
+        info = CodeInfo(code, engine)
         _INFOS[id(code)] = info
     return info

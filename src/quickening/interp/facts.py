@@ -14,6 +14,7 @@ them against live objects at import and specialization is switched off if
 they do not hold.
 """
 
+import array
 import ctypes
 import sys
 
@@ -297,18 +298,16 @@ def assign_type_version(t):
     return v
 
 
-_STAND_INS = {}
+# type of an object the interpreter hands out in place of a native one -> the native
+# one's type (each registered by the module that defines it: frameview.FrameView)
+STAND_INS = {}
 
 
 def stands_for(t):
     """The CPython type that instances of t stand for: objects the interpreter
     hands out in place of native ones (FrameView for frame objects) are
     specialized on as CPython specializes on the native ones; t itself otherwise."""
-    if not _STAND_INS:
-        import types
-        from quickening.interp.frameview import FrameView
-        _STAND_INS[FrameView] = types.FrameType
-    return _STAND_INS.get(t, t)
+    return STAND_INS.get(t, t)
 
 
 def func_version(fn):
@@ -737,7 +736,9 @@ def _find_next_keys_version():
         # active may stay instrumented, and instrumented sites do not specialize
         g = {"qk_probe_global": 1}
         exec("def f():\n    return qk_probe_global\nf()\nf()\n", g)
-        return dict_keys_version(g)
+        version = dict_keys_version(g)
+        g.clear()     # (f and its globals: a cycle the program's gc would find)
+        return version
 
     hi = None
     with open("/proc/self/maps") as fh:

@@ -166,3 +166,20 @@ def builtins_of(globals_):
     if isinstance(b, ModuleType):
         return b.__dict__
     return b  # any other mapping (a dict subclass, a mappingproxy ...) is used as it is
+
+
+def traced_from_here(frame):
+    """The frame is traced from where it is (a resumed generator; a running frame
+    whose trace function was set meanwhile, by itself or by code it called): the
+    instruction before frame.pc is its last one, as CPython's instrumentation
+    compares with the frame's previous instruction -- no 'line' event until the
+    line changes (or a jump goes back).  A frame not started yet: its first line."""
+    pc = frame.pc
+    if pc > 0:
+        info = frame.info
+        prev = info.prev_start.get(pc, pc - 1)
+        frame.trace_line = info.lines[prev]
+        frame.trace_prev = prev
+    else:
+        frame.trace_line = -1
+        frame.trace_prev = -1

@@ -33,9 +33,14 @@ import sys
 import types
 import weakref
 
-from quickening.interp import facts, fusion
-from quickening.interp.hostframes import _orig_getframe
-from quickening.interp.tracebacks import frame_object, is_internal, place
+from quickening.interp import facts, tracebacks
+from quickening.interp.frame import thread_state, traced_from_here
+from quickening.interp.generated import is_fused
+from quickening.interp.handled import write_unraisable
+from quickening.interp.localsproxy import f_locals
+from quickening.interp.tracebacks import is_internal, place, strip_internal
+
+_orig_getframe = sys._getframe     # (the host's: hostframes.install replaces it later)
 
 _FrameType = types.FrameType
 # the frame type's own f_locals getter (the interpreter reads its own frames'
@@ -69,7 +74,7 @@ class FrameView:
         frame = self._frame
         loop = _loop_running(frame, "f")
         if loop is not None:
-            if fusion.is_fused(loop.f_code):
+            if is_fused(loop.f_code):
                 return _host_locals(loop)["at"]     # inside a fused run (fusion.py)
             pc = _host_locals(loop)["pc"]
             if pc >= 0:
@@ -96,7 +101,6 @@ class FrameView:
 
     @property
     def f_locals(self):
-        from quickening.interp.localsproxy import f_locals
         return f_locals(self._frame)
 
     @property
@@ -129,11 +133,9 @@ class FrameView:
         # a local trace function is called only while the thread traces
         # (sys.settrace); until then it is only kept (runtime._settrace)
         frame = self._frame
-        from quickening.interp.frame import thread_state
         if fn is None or thread_state().tracer is not None:
             if frame.trace is None and fn is not None:
-                from quickening.interp import tracing
-                tracing.traced_from_here(frame)
+                traced_from_here(frame)
             frame.trace = fn
             frame.trace_pending = None
         else:
@@ -151,23 +153,17 @@ class FrameView:
         return f"<frame at {id(self):#x}, file {code.co_filename!r}, line {self.f_lineno}, code {code.co_name}>"
 
 
-def _run_frame_code():
-    from quickening.interp.loop import run_frame
-    return run_frame.__code__
+# the specializer treats a view as the frame object it stands for
+facts.STAND_INS[FrameView] = _FrameType
 
-
-_CARRIERS = set()
+# ids of the codes of host frames that run (or act for) interpreted frames, with
+# locals f (the innermost), entry and pc: loop.run_frame, loop.enter and
+# generators.on_behalf (each registered by its module)
+CARRIERS = set()
 
 
 def _carrier_codes():
-    """ids of the codes of host frames that run (or act for) interpreted frames,
-    with locals f (the innermost), entry and pc: run_frame, generators.on_behalf,
-    loop.enter."""
-    if not _CARRIERS:
-        from quickening.interp.generators import on_behalf
-        from quickening.interp.loop import enter
-        _CARRIERS.update((id(_run_frame_code()), id(on_behalf.__code__), id(enter.__code__)))
-    return _CARRIERS
+    return CARRIERS
 
 
 def _loop_running(frame, local):
@@ -176,7 +172,7 @@ def _loop_running(frame, local):
     host = sys._getframe(1)
     while host is not None:
         c = host.f_code
-        if (id(c) in carriers or (local == "f" and fusion.is_fused(c))) and \
+        if (id(c) in carriers or (local == "f" and is_fused(c))) and \
                 _host_locals(host).get(local) is frame:
             return host
         host = host.f_back
@@ -200,7 +196,7 @@ def _host_kind(code):
         return cached[1]
     if id(code) in _carrier_codes():
         kind = _CARRIER
-    elif fusion.is_fused(code):
+    elif is_fused(code):
         kind = _FUSED
     elif is_internal(code):
         kind = _INTERNAL
@@ -210,12 +206,15 @@ def _host_kind(code):
     return kind
 
 
+# the host frame `quickening run` runs the program on (set by it): the launcher's
+# frames, a console script's or runpy's, lie beyond it: the program's outermost
+# frame has no f_back, as under `python`
+PROGRAM_BOTTOM = None
+
+
 def program_bottom():
-    """The host frame `quickening run` runs the program on (the launcher's frames,
-    a console script's or runpy's, lie beyond it: the program's outermost frame
-    has no f_back, as under `python`), or None."""
-    from quickening.interp import functions
-    return functions.PROGRAM_BOTTOM
+    """The host frame `quickening run` runs the program on, or None."""
+    return PROGRAM_BOTTOM
 
 
 def _logical_stack(host):
@@ -261,6 +260,20 @@ def _logical_stack(host):
         host = host.f_back
 
 
+def frame_object(frame, live=True):
+    """The real frame object standing for this activation (tracebacks.frame_object),
+    made the first time something needs one.  live: its attributes read the
+    activation while it is alive (register_live); add_entry leaves that to when the
+    exception is caught in the activation (an activation that an exception leaves
+    is finished, and its frame object keeps what it had then)."""
+    if frame.standin is not None:
+        return frame.standin
+    stand = tracebacks.frame_object(frame)
+    if live:
+        register_live(stand, frame)
+    return stand
+
+
 def frame_object_linked(frame, lasti=-1, host=None, live=True):
     """The real frame object of interpreted `frame` (see tracebacks.frame_object),
     at instruction lasti (by default where the frame is), with f_back linked to its
@@ -272,7 +285,7 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
     the frame object for readers that do not go through the attributes, which
     read the live activation.)
     host: the host frame of the loop whose innermost frame is `frame`, if known;
-    live: see tracebacks.frame_object."""
+    live: see frame_object."""
     fresh = frame.standin is None
     stand = frame_object(frame, live)
     if facts.PROBLEM is not None:
@@ -407,7 +420,6 @@ def _live_locals(obj):
     frame = live_frame(obj) if LIVE else None
     if frame is None:
         return NATIVE
-    from quickening.interp.localsproxy import f_locals
     return f_locals(frame)
 
 
@@ -469,7 +481,6 @@ def _make_setter(live, original):
 
 
 def _report(exc, obj):
-    from quickening.interp.generators import write_unraisable
     write_unraisable(exc, obj)
 
 
@@ -512,8 +523,7 @@ def _clear(self):
         raise RuntimeError("cannot clear an executing frame")
     if inner.started:
         raise RuntimeError("cannot clear a suspended frame")
-    from quickening.interp import generators
-    generators.finalize_unstarted(inner)
+    inner.finalize_unstarted()
     return None
 
 
@@ -526,8 +536,32 @@ def _override_clear():
     _type_modified(_FrameType)
 
 
-# tracebacks.py calls into this module (which imports it): it is given this module
-# now, not by an import on first use, which could come while the interpreter shuts
-# down (a generator finalized then), when imports fail
-_tracebacks_module = sys.modules["quickening.interp.tracebacks"]
-_tracebacks_module._frameview = sys.modules[__name__]
+# -- the traceback entries of interpreted frames ---------------------------------------
+def add_entry(exc, frame, lasti):
+    """Prepend the traceback entry of an interpreted frame at instruction lasti."""
+    info = frame.info
+    tb = strip_internal(exc.__traceback__, upto_interpreted=True)
+    for chained in (exc.__cause__, exc.__context__):
+        # an exception a handler caught and chained (raise ... from err) never left
+        # the handler: its traceback holds only the interpreter's frames, which
+        # CPython's would not have (nor keep alive)
+        if chained is not None:
+            ctb = chained.__traceback__
+            if ctb is not None and is_internal(ctb.tb_frame.f_code):
+                chained.__traceback__ = strip_internal(ctb)
+    line = info.line_at(lasti)
+    # (called by the loop running `frame`, or by a generator's throw() before it started)
+    stand = frame_object_linked(frame, lasti, _orig_getframe(1), live=False)
+    exc.__traceback__ = types.TracebackType(tb, stand, lasti * 2,
+                                            line if line is not None else -1)
+
+
+def release_own_entry(frame, exc):
+    """exc is caught in `frame`, which goes on running: its frame object (the
+    traceback's, made by add_entry) reads the live activation from now on.  (It
+    holds none of the activation's variables: a frame object is given them only
+    when an exception leaves the activation, frame_exits.)"""
+    stand = frame.standin
+    if stand is not None:
+        if id(stand) not in LIVE:
+            register_live(stand, frame)

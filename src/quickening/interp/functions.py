@@ -16,18 +16,17 @@ when it detects an error it asks CPython to bind the same call through a
 import sys
 import types
 
-from quickening.interp import facts, host, tracebacks
+from quickening.interp import escapes, facts, frameview, host, tracebacks
+from quickening.interp import generators as _generators
 from quickening.interp.handled import current as _handled
-from quickening.interp.codeinfo import info_for
+from quickening.interp.codeinfo import TRAMPOLINES, info_for
 from quickening.interp.frame import Frame, builtins_of, thread_state as _thread_state
+from quickening.interp.loop import enter as _enter, run_frame as _run_frame
 from quickening.interp.ops.registry import NULL
 
 _OP = host.OPMAP
 _CACHES = host.CACHE_ENTRIES
 FunctionType = types.FunctionType
-
-# id(trampoline code) -> CodeInfo of the real code
-TRAMPOLINES = {}
 
 
 def _assemble(instructions):
@@ -90,14 +89,14 @@ def trampoline_for(info):
         tramp = info.trampoline = _trampoline_code(info)
         TRAMPOLINES[id(tramp)] = info
         tracebacks.INTERNAL_CODES.add(tramp)
-        from quickening.interp import escapes
         escapes.watch(info.code)
     return tramp
 
 
-def make_function(code, globals_, closure=None):
-    """MAKE_FUNCTION: a real function whose body runs in the interpreter."""
-    info = info_for(code)
+def make_function(code, globals_, closure, engine):
+    """MAKE_FUNCTION: a real function whose body runs in the interpreter (engine: the
+    speed engine of the code that makes it, codeinfo.py)."""
+    info = info_for(code, engine)
     func = FunctionType(trampoline_for(info), globals_, None, None, closure)
     if facts.PROBLEM is None:
         facts.assign_function_version(func)   # as MAKE_FUNCTION does (CALL specializes on it)
@@ -113,9 +112,6 @@ def interpreted_info(func):
 _getframe = sys._getframe
 
 
-PROGRAM_BOTTOM = None   # set by `quickening run`: the host frame the program runs on
-
-
 def entry_depth(back):
     """The recursion depth of a frame entered from native code.
 
@@ -126,7 +122,8 @@ def entry_depth(back):
         return back.depth + 1
     depth = 1
     host = _getframe(2)
-    while host is not None and host is not PROGRAM_BOTTOM:
+    bottom = frameview.PROGRAM_BOTTOM      # (the host frame the program runs on)
+    while host is not None and host is not bottom:
         if not tracebacks.is_internal(host.f_code):
             depth += 1
         host = host.f_back
@@ -179,7 +176,8 @@ def _flagged_info(info, extra):
     key = (id(info), extra)
     flagged = _FLAGGED.get(key)
     if flagged is None or flagged[0] is not info:
-        flagged = _FLAGGED[key] = (info, info_for(info.code.replace(co_flags=info.flags | extra)))
+        flagged = _FLAGGED[key] = (info, info_for(info.code.replace(co_flags=info.flags | extra),
+                                                        info.engine))
     return flagged[1]
 
 
@@ -270,8 +268,3 @@ def new_frame(info, func, args, kwargs, depth):
     frame = Frame(info, bind(info, func, args, kwargs), globals_, func.__builtins__, None, None, depth)
     frame.func = func
     return frame
-
-
-# bound late: loop and generators import this module
-from quickening.interp import generators as _generators  # noqa: E402
-from quickening.interp.loop import enter as _enter, run_frame as _run_frame  # noqa: E402

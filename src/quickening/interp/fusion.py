@@ -44,8 +44,8 @@ from quickening.interp import generated, host, inlining, quicken
 from quickening.interp.lowering import (_KNOWN_TYPES, CALLEE_PROLOGUES, GENERIC, PROLOGUES,  # noqa: F401
                                         Shape, SiteShape, source_attribute, store_attr_shape)
 from quickening.interp.ops.locals_ops import unbound_deref
-from quickening.interp.ops.registry import (DECODERS, HANDLERS, NULL, RESUME, RETURN, SWITCH, TRACE,
-                                            YIELD)
+from quickening.interp.ops.registry import (DECODERS, HANDLERS, INTERCEPTS, NULL, RESUME, RETURN,
+                                            SWITCH, TRACE, YIELD)
 
 _OP = host.OPMAP
 LOAD_FAST, LOAD_CONST, STORE_FAST = _OP["LOAD_FAST"], _OP["LOAD_CONST"], _OP["STORE_FAST"]
@@ -80,13 +80,8 @@ _RETURNS = frozenset({RETURN_VALUE, RETURN_CONST})
 TERMINATORS = _JUMPS | frozenset(_FALLS_THROUGH) | _RETURNS
 
 # each distinct run's source is registered in linecache (generated.py) under a file
-# name inside the package (tracebacks drop it) that starts with this
-FILENAME_PREFIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<fused run ")
-
-
-def is_fused(code):
-    """Whether a code object is a fused run's."""
-    return code.co_filename.startswith(FILENAME_PREFIX)
+# name of its own inside the package (tracebacks drop it): generated.is_fused knows it
+is_fused = generated.is_fused
 
 # builtins as they were at start-up: a program replacing builtins.len must not
 # change what the interpreter's own generated code calls
@@ -905,7 +900,6 @@ def _counting_down(run, site, at, test, cells, ci, last, indent=0, classes=False
 def _class_call(run, nargs, nxt, last, indent):
     """The `if` of _counting_down's native class call (the operands on the stack; the
     generic handler's call follows as its `else`)."""
-    from quickening.interp.ops.calls import INTERCEPTS    # (it imports what imports this module)
     run.emit(f"cf = stack[-{nargs + 2}]", indent)
     run.emit(f"if type(cf) is type and stack[-{nargs + 1}] is NULL "
              f"and id(cf) not in {run.param(INTERCEPTS)}:", indent)
@@ -1045,9 +1039,6 @@ def stop_inlining(info):
     any more (info.leaf False stays until one of its sites changes form)."""
     info.leaf = False
     _not_inlined(info)
-
-
-quicken.ON_NEW_FORM[0] = refuse
 
 
 def _put(run, names, indent=0):
@@ -1252,8 +1243,9 @@ def _build(run, instrs):
         made_for = run.info.code     # (named for the reader: runs of one shape share it)
         where = (f"{os.path.splitext(os.path.basename(made_for.co_filename))[0]}."
                  f"{made_for.co_qualname} at offset {2 * run.entry}")
-        exec(generated.compile_registered("fused run", source, where), ns)
+        exec(generated.compile_registered(generated.FUSED_RUN, source, where), ns)
         code = _TEMPLATES[source] = ns["fused"].__code__
+        ns.clear()     # (the function and its globals: a cycle the program's gc would find)
     namespace = dict(_NAMESPACE)
     namespace.update((f"p{i}", v) for i, v in enumerate(run.params))
     namespace["_gone"] = False    # set when the run is made again (refuse)

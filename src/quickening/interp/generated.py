@@ -32,6 +32,22 @@ def filename(kind, source, where=""):
     return os.path.join(_DIR, label)
 
 
+FUSED_RUN = "fused run"       # the kind of fusion.py's runs
+
+
+def prefix(kind):
+    """What the file names of every generated source of that kind start with."""
+    return os.path.join(_DIR, f"<{kind} ")
+
+
+_FUSED_PREFIX = prefix(FUSED_RUN)
+
+
+def is_fused(code):
+    """Whether a code object is a fused run's (fusion.py)."""
+    return code.co_filename.startswith(_FUSED_PREFIX)
+
+
 def register(kind, source, where=""):
     """Put the source in linecache under its own name; returns the name to compile it with."""
     name = filename(kind, source, where)

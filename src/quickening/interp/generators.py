@@ -17,12 +17,15 @@ frameview.py's for the frame type).  The interpreter itself reads a driver's
 native state through facts.NATIVE_GETTERS.
 """
 
+import gc
 import sys
 import types
 import weakref
 
-from quickening.interp import facts, host, shutdown, tracebacks
+from quickening.interp import facts, frameview, host, hostframes, shutdown, tracebacks
+from quickening.interp.handled import write_unraisable
 from quickening.interp.loop import run_frame
+from quickening.interp.masquerade import _flat_linetable, named_code
 from quickening.interp.ops.registry import RETURN
 
 _origin_depth = sys.get_coroutine_origin_tracking_depth
@@ -60,6 +63,10 @@ class InterpGenerator:
         self.driver_addr = 0     # id() of its driver (wrap), whose state _genframes sets
         frame.gen = self
 
+    def finalize_unstarted(self):
+        """(frame.clear() of its frame object before it started: finalize_unstarted)"""
+        finalize_unstarted(self)
+
     def __iter__(self):
         return self
 
@@ -85,7 +92,7 @@ class InterpGenerator:
             self.started = True
             if exc is not None:
                 # thrown in before it started: raised in the frame, at its start
-                tracebacks.add_entry(exc, frame, frame.lasti())
+                frameview.add_entry(exc, frame, frame.lasti())
                 frame.pc = _DONE
                 frame.stack.clear()
                 raise exc
@@ -252,28 +259,7 @@ def on_behalf(f, call, *args):
     return call(*args)
 
 
-_UnraisableHookArgs = None
-
-
-def write_unraisable(exc, obj):
-    """What PyErr_WriteUnraisable(obj) does with exc: hand it to sys.unraisablehook."""
-    global _UnraisableHookArgs
-    if _UnraisableHookArgs is None:
-        # the hook's argument type is not exposed: capture one instance of it
-        import sys
-        captured = []
-        saved = sys.unraisablehook
-        sys.unraisablehook = captured.append
-        try:
-            class _Probe:
-                def __del__(self):
-                    raise Exception
-            _Probe()
-        finally:
-            sys.unraisablehook = saved
-        _UnraisableHookArgs = type(captured[0])
-    import sys
-    sys.unraisablehook(_UnraisableHookArgs((type(exc), exc, exc.__traceback__, None, obj)))
+frameview.CARRIERS.add(id(on_behalf.__code__))
 
 
 def _normalize(typ, val=None, tb=None):
@@ -515,8 +501,6 @@ def _with_origin(driver, inner):
     records cr_origin from the frames that create the coroutine, so it is created
     under a chain of stub frames named like the creating frames (interpreted ones
     and the native ones they were called from), innermost first."""
-    from quickening.interp import hostframes
-    from quickening.interp.masquerade import named_code
     depth = _origin_depth()
     call, args = driver, (inner,)
     n = 0
@@ -546,7 +530,6 @@ def _driver_for(info, template, globals_):
     key = (id(info), template)
     driver = _drivers.get(key)
     if driver is None:
-        from quickening.interp.masquerade import _flat_linetable
         real = info.code
         # the real code's flags (CO_NESTED, __future__ features), the driver's own
         # kind and signature
@@ -607,12 +590,11 @@ def _frame_object(inner):
     """gi_frame of a driver whose frame has not finished: the frame's frame object,
     placed where the frame is (a running frame's linked to its callers; a
     suspended one's f_back is None, as CPython's)."""
-    from quickening.interp import frameview
     frame = inner.frame
     if inner.running:
         return frameview.frame_object_linked(frame)
     fresh = frame.standin is None
-    stand = tracebacks.frame_object(frame)
+    stand = frameview.frame_object(frame)
     if not fresh and id(stand) not in frameview.LIVE:
         frameview.register_live(stand, frame)
     tracebacks.place(frame, stand, frame.lasti())
@@ -668,7 +650,6 @@ def _install_views():
     _views_pending = False
     if facts.PROBLEM is not None:
         return
-    from quickening.interp import frameview
     native = frameview.NATIVE
     frameview.override_getsets(types.GeneratorType, _views(
         "gi_", "gi_code", "gi_frame", "gi_yieldfrom", GENERATOR_DRIVER_IDS, native))
@@ -682,7 +663,6 @@ def finalize_unstarted(inner):
     """frame.clear() of the frame object of a generator not started yet: CPython
     finalizes the generator (_PyGen_Finalize: a coroutine warns that it was never
     awaited, any other is closed).  Done to its driver, whose own frame is cleared."""
-    import gc
     for obj in gc.get_referrers(inner):
         t = type(obj)
         if t is types.GeneratorType:

@@ -5,6 +5,9 @@ CPython keeps the exception currently being handled in the thread state;
 bare `raise` in native code all read it.  The interpreter's except blocks run
 outside any host `except` clause, so PUSH_EXC_INFO / POP_EXCEPT (and frame
 entry and exit) set the host's state through the public C API.
+
+An exception no code can catch (raised by a finalizer, a getter called from C) is
+reported as CPython's PyErr_WriteUnraisable reports it: write_unraisable.
 """
 
 import ctypes
@@ -52,3 +55,27 @@ def raise_unchanged(box):
     _incref(box[0])  # PyErr_SetRaisedException steals a reference
     _set_raised(box.pop())
     raise SystemError("PyErr_SetRaisedException did not raise")
+
+
+def _unraisable_hook_args_type():
+    """The type of sys.unraisablehook's argument (not exposed: one instance is
+    captured, once, when this module is imported)."""
+    captured = []
+    saved = sys.unraisablehook
+    sys.unraisablehook = captured.append
+    try:
+        class _Probe:
+            def __del__(self):
+                raise Exception
+        _Probe()
+    finally:
+        sys.unraisablehook = saved
+    return type(captured[0])
+
+
+_UnraisableHookArgs = _unraisable_hook_args_type()
+
+
+def write_unraisable(exc, obj):
+    """What PyErr_WriteUnraisable(obj) does with exc: hand it to sys.unraisablehook."""
+    sys.unraisablehook(_UnraisableHookArgs((type(exc), exc, exc.__traceback__, None, obj)))

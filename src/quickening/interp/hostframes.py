@@ -18,6 +18,10 @@ quickening's own code they behave exactly as the originals.
 import sys
 import warnings
 
+from quickening.interp.codeinfo import TRAMPOLINES
+from quickening.interp.frameview import (_carrier_codes, as_frame_object, live_frame,
+                                         program_bottom, view_of)
+from quickening.interp.sitestate import LiveCode
 from quickening.interp.tracebacks import is_internal
 
 _orig_getframe = sys._getframe
@@ -26,14 +30,8 @@ _orig_getframemodulename = getattr(sys, "_getframemodulename", None)
 _installed = False
 
 
-def _run_frame_code():
-    from quickening.interp.loop import run_frame
-    return run_frame.__code__
-
-
 def _walk(host):
     """Frames from host outwards: native frames, and views of interpreted ones."""
-    from quickening.interp.frameview import _carrier_codes, program_bottom, view_of
     carriers = _carrier_codes()
     bottom = program_bottom()
     while host is not None and host is not bottom:
@@ -64,7 +62,6 @@ def getframe(depth=0, /):
     if is_internal(caller.f_code):
         return _orig_getframe(depth + 1)
     depth = depth.__index__()
-    from quickening.interp.frameview import as_frame_object
     return as_frame_object(_frame_at(caller, depth))
 
 
@@ -86,7 +83,6 @@ def module_name_of(frame):
     if type(frame).__name__ == "FrameView":
         interpreted = frame._frame
     else:   # the frame object of an interpreted frame, while that is alive (frameview)
-        from quickening.interp.frameview import live_frame
         interpreted = live_frame(frame)
     if interpreted is not None:
         func = interpreted.func
@@ -140,7 +136,6 @@ def _is_importlib_frame(frame):
 
 def _real_info(x):
     """For an interpreted function (or a method of one), the CodeInfo its body runs."""
-    from quickening.interp.functions import TRAMPOLINES
     func = getattr(x, "__func__", x)
     code = getattr(func, "__code__", None)
     if code is not None:
@@ -164,7 +159,6 @@ def _install_dis():
 
     def _get_code_object(x):
         # the live view: dis(adaptive=True) shows the interpreter's forms
-        from quickening.interp.sitestate import LiveCode
         info = _real_info(x)
         return LiveCode(info) if info is not None else orig_get_code_object(x)
 
@@ -183,8 +177,6 @@ def install():
     global _installed
     if _installed:
         return
-    # the interpreter first: the replacements use it (and importing it calls them)
-    import quickening.api  # noqa: F401  (imports the interpreter in its order)
     _installed = True
     getframe.__name__ = getframe.__qualname__ = "_getframe"
     getframe.__doc__ = _orig_getframe.__doc__
@@ -200,17 +192,6 @@ def install():
             new.__text_signature__ = getattr(orig, "__text_signature__", None)
     warnings.warn = warn
     _install_dis()
-    _register_intercepts()
-
-
-def _register_intercepts():
-    """Interpreted code calling the replacements gets the usual intercepts."""
-    from quickening.interp import runtime  # noqa: F401  (registers the intercepts)
-    from quickening.interp.ops.calls import INTERCEPTS
-    for orig, new in ((_orig_getframe, getframe),
-                      (_orig_getframemodulename, getframemodulename), (_orig_warn, warn)):
-        if orig is not None and id(orig) in INTERCEPTS:
-            INTERCEPTS[id(new)] = INTERCEPTS[id(orig)]
 
 
 def uninstall():

@@ -12,6 +12,8 @@ import importlib.machinery
 import os
 import sys
 
+from quickening.interp.runtime import run_code
+
 _subclasses = {}
 
 
@@ -22,13 +24,12 @@ def _interpreting_class(loader_cls):
             code = self.get_code(module.__name__)
             if code is None:
                 raise ImportError(f"cannot load source for {module.__name__!r}")
-            from quickening import api
             namespace = module.__dict__
             if "__builtins__" not in namespace:
                 # as exec(code, module.__dict__) in importlib: the builtins *dict*
                 import builtins
                 namespace["__builtins__"] = builtins.__dict__
-            api.run_code(code, namespace)
+            run_code(code, namespace)
 
         cls = type(loader_cls.__name__, (loader_cls,), {
             "exec_module": exec_module, "__module__": loader_cls.__module__,

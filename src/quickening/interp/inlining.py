@@ -51,6 +51,8 @@ import io
 import re
 import tokenize
 
+from quickening.interp import loop, tracing
+
 # at most this many lines of a callee are written into a caller
 MAX_LINES = 120
 # a callee that left its callers' runs this many times (a guard failing, an
@@ -188,7 +190,6 @@ def _renames(names, rename, prefix, leaf, run):
 
 def conditions():
     """(no tracer set, the recursion limit): lists the caller's run reads, [0]."""
-    from quickening.interp import loop, tracing     # (they import what imports fusion)
     return tracing.NO_TRACER, loop.RECURSION_LIMIT
 
 
@@ -200,8 +201,7 @@ def stopped_frame(f, func, info, locals_, ds, stop, at, new_frame, hook):
     exits = info.inline_exits = info.inline_exits + 1
     calls = info.inline_calls[0]
     if exits >= MAX_EXITS and exits * EXIT_SHARE >= calls >= MIN_CALLS:
-        from quickening.interp import fusion     # (fusion imports this module)
-        fusion.stop_inlining(info)
+        f.info.engine.stop_inlining(info)    # (the engine that wrote it into f's run)
     callee = new_frame(info, locals_, func.__globals__, func.__builtins__, None, f, f.depth + 1)
     if ds is not None:
         callee.ds = ds

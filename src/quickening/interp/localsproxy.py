@@ -21,10 +21,35 @@ _CellType = types.CellType
 def f_locals(frame):
     """What `frame.f_locals` is for an interpreted frame."""
     if frame.locals is not None:
-        from quickening.interp.runtime import _hidden_locals
-        if not _hidden_locals(frame):
+        if not hidden_locals(frame):
             return frame.locals
     return FrameLocalsProxy(frame)
+
+
+_NOT_HIDDEN = frozenset(("__class__", "__classdict__", "__conditional_annotations__"))
+
+
+def hidden_locals(f):
+    """The set fast locals of non-function code: variables of inlined comprehensions."""
+    info = f.info
+    fast = f.stack
+    hidden = None
+    for i in range(info.free_start):
+        value = fast[i]
+        if value is NULL:
+            continue
+        varname = info.localsplus[i]
+        if varname in info.cell_names:
+            if varname in _NOT_HIDDEN or type(value) is not _CellType:
+                continue
+            try:
+                value = value.cell_contents
+            except ValueError:
+                continue
+        if hidden is None:
+            hidden = {}
+        hidden[varname] = value
+    return hidden
 
 
 class FrameLocalsProxy(MutableMapping):

@@ -13,7 +13,7 @@ that this loop turns into a frame switch.
 
 import sys
 
-from quickening.interp import handled, host, tracebacks, tracing
+from quickening.interp import frameview, handled, host, tracebacks, tracing
 from quickening.interp.frame import _LOCAL, thread_state
 from quickening.interp.ops.registry import (HANDLERS, NULL, RESUME, RETURN, SWITCH, TRACE, YIELD,
                                             traced_on)
@@ -24,8 +24,21 @@ _YIELD_VALUE = host.OPMAP["YIELD_VALUE"]
 # program's frames, not the interpreter's own host frames): set by
 # sys.setrecursionlimit() called from interpreted code (runtime.py).
 RECURSION_LIMIT = [sys.getrecursionlimit()]
-# the limit brought up to date (a limit native code set), runtime.program_recursion_limit
-PROGRAM_LIMIT = [lambda: RECURSION_LIMIT[0]]
+HOST_LIMIT_SET = [None]   # the host's limit as the interpreter itself last set it (runtime.py)
+_host_getrecursionlimit = sys.getrecursionlimit
+
+
+def program_recursion_limit():
+    """The limit interpreted frames are held to (RECURSION_LIMIT), brought up to
+    date first: native code may call sys.setrecursionlimit() itself
+    (test.support.infinite_recursion(), a functools.partial ...), and when the
+    host's limit is not the one the interpreter last set, that native call was
+    the program's, so its value is the program's limit."""
+    host = _host_getrecursionlimit()
+    if host != HOST_LIMIT_SET[0]:
+        HOST_LIMIT_SET[0] = host
+        RECURSION_LIMIT[0] = host
+    return RECURSION_LIMIT[0]
 
 
 def run_frame(entry, throw=None, saved_handled=NULL):
@@ -94,7 +107,7 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                         callee = f.callee
                         f.callee = None
                         if (callee.depth > RECURSION_LIMIT[0]
-                                and callee.depth > PROGRAM_LIMIT[0]()):
+                                and callee.depth > program_recursion_limit()):
                             exc = RecursionError("maximum recursion depth exceeded")
                             chain_context(exc, handled.current())
                             pc = f.info.prev_start[f.pc]
@@ -213,7 +226,7 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                     exc.__traceback__ = tracebacks.strip_internal(exc.__traceback__,
                                                                   upto_interpreted=True)
                 else:
-                    tracebacks.add_entry(exc, f, pc)
+                    frameview.add_entry(exc, f, pc)
                 if f.trace is not None:
                     tracing.on_exception(ts, f, exc)
             except BaseException as e:
@@ -283,7 +296,7 @@ def enter(caller, f):
         ts = thread_state()
     depth = f.depth
     if (ts.entered >= MAX_ENTERED or ts.tracer is not None
-            or depth > RECURSION_LIMIT[0] and depth > PROGRAM_LIMIT[0]()):
+            or depth > RECURSION_LIMIT[0] and depth > program_recursion_limit()):
         return NULL
     entry = f
     f.back = caller
@@ -314,6 +327,10 @@ def enter(caller, f):
         return value
     f.stopped = pc
     return NULL
+
+
+# the host frames of these run interpreted frames (frame walks find them: frameview)
+frameview.CARRIERS.update((id(run_frame.__code__), id(enter.__code__)))
 
 
 def enter_and_push(caller, stack, f, nxt):

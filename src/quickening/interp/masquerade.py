@@ -11,6 +11,8 @@ line, run with its globals, so the frame such code finds is the user's.
 
 import types
 
+from quickening.interp import tracebacks
+
 _TEMPLATE = compile("def __masquerade__(func, args, kwargs):\n    return func(*args, **kwargs)\n",
                     "<masquerade>", "exec").co_consts[0]
 _codes = {}
@@ -28,7 +30,6 @@ def masquerade_code(info, line):
         # every instruction of the stub reports `line`
         code = code.replace(co_linetable=_flat_linetable(code))
         _codes[key] = code
-        from quickening.interp import tracebacks
         tracebacks.INTERNAL_CODES.add(code)
     return code
 
@@ -43,7 +44,6 @@ def named_code(filename, name, line):
                                  co_firstlineno=line or 1)
         code = code.replace(co_linetable=_flat_linetable(code))
         _codes[key] = code
-        from quickening.interp import tracebacks
         tracebacks.INTERNAL_CODES.add(code)
     return code
 

@@ -57,7 +57,6 @@ def restart_counter(raw):
 
 
 _COUNTED = (None,)
-ON_NEW_FORM = [None]    # set by fusion.py
 
 
 def install(site, handler):
@@ -79,7 +78,7 @@ def install(site, handler):
             new_kind = True
     if ((site.fused_in and (len(site.inplace) > 1 or kind is not held[0]))
             or (new_kind and site.dispatched_in)):
-        ON_NEW_FORM[0](site)     # fusion.refuse: its runs were made for the form it held
+        site.info.engine.refuse(site)     # its runs were made for the form it held
     info = site.info
     info.plain[site.pc] = entry
     current = info.instrs[site.pc]

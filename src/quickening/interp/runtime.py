@@ -14,10 +14,45 @@ import inspect
 import sys
 import types
 
-from quickening.interp import facts, host, tracing
-from quickening.interp.frame import Frame, builtins_of
-from quickening.interp.ops.calls import INTERCEPTED_DEFS, INTERCEPTS
-from quickening.interp.ops.registry import NULL
+from quickening.interp import (escapes, facts, fusion, generators, host, hostframes, quicken,
+                               tracebacks, tracing)
+from quickening.interp import loop as _loop
+from quickening.interp.codeinfo import info_for
+from quickening.interp.frame import THREAD, Frame, builtins_of, thread_state
+from quickening.interp.frameview import as_frame_object, frame_object_linked, view_of
+from quickening.interp.functions import TRAMPOLINES, entry_depth, interpreted_info, trampoline_for
+from quickening.interp.localsproxy import f_locals, hidden_locals
+from quickening.interp.loop import run_frame
+from quickening.interp.ops.registry import INTERCEPTED_DEFS, INTERCEPTS, NULL
+
+
+def engine():
+    """The speed engine of code run from outside the interpreter (codeinfo.py): fused
+    runs, unless turned off (quicken.Config.fuse)."""
+    return fusion if quicken.Config.fuse else None
+
+
+def run_code(code, globals_, locals_=None, *, closure=None, _back=None):
+    """Execute a code object in the interpreter, like exec(code, globals, locals)."""
+    if not isinstance(code, types.CodeType):
+        raise TypeError(f"run_code() needs a code object, not {type(code).__name__}")
+    info = info_for(code, engine() if _back is None else _back.info.engine)
+    escapes.watch(code)
+    if "__builtins__" not in globals_:
+        globals_["__builtins__"] = builtins
+    fast = [NULL] * info.free_start
+    if info.nfree:
+        if closure is None or len(closure) != info.nfree:
+            raise TypeError("code object requires a closure of exactly length "
+                            f"{info.nfree}")
+        fast += closure
+    optimized = code.co_flags & host.CO_OPTIMIZED
+    if locals_ is None and not optimized:
+        locals_ = globals_
+    back = _back if _back is not None else THREAD.frame
+    frame = Frame(info, fast, globals_, builtins_of(globals_),
+                  None if optimized else locals_, None, entry_depth(back))
+    return run_frame(frame)
 
 
 def intercept(*targets):
@@ -34,7 +69,7 @@ def intercept(*targets):
 def frame_locals(f):
     """What locals() returns in frame f: the namespace, or a snapshot for functions."""
     if f.locals is not None:
-        hidden = _hidden_locals(f)
+        hidden = hidden_locals(f)
         if not hidden:
             return f.locals
         # inside a comprehension inlined in module or class code (PEP 709),
@@ -43,32 +78,6 @@ def frame_locals(f):
         merged.update(hidden)
         return merged
     return dict(f.bound_variables())
-
-
-_NOT_HIDDEN = frozenset(("__class__", "__classdict__", "__conditional_annotations__"))
-
-
-def _hidden_locals(f):
-    """The set fast locals of non-function code: variables of inlined comprehensions."""
-    info = f.info
-    fast = f.stack
-    hidden = None
-    for i in range(info.free_start):
-        value = fast[i]
-        if value is NULL:
-            continue
-        varname = info.localsplus[i]
-        if varname in info.cell_names:
-            if varname in _NOT_HIDDEN or type(value) is not types.CellType:
-                continue
-            try:
-                value = value.cell_contents
-            except ValueError:
-                continue
-        if hidden is None:
-            hidden = {}
-        hidden[varname] = value
-    return hidden
 
 
 def _no_kwargs(name, kwargs):
@@ -194,15 +203,12 @@ def _exec_eval(f, func, args, kwargs):
         # top-level await (PyCF_ALLOW_TOP_LEVEL_AWAIT): running the code makes a coroutine
         result = _generator_from_code(f, code, globals_, locals_, closure)
         return None if func is builtins.exec else result
-    from quickening import api
-    result = api.run_code(code, globals_, locals_, closure=closure, _back=f)
+    result = run_code(code, globals_, locals_, closure=closure, _back=f)
     return None if func is builtins.exec else result
 
 
 def _generator_from_code(f, code, globals_, locals_, closure):
-    from quickening.interp import escapes, generators
-    from quickening.interp.codeinfo import info_for
-    info = info_for(code)
+    info = info_for(code, f.info.engine)
     escapes.watch(code)
     fast = [NULL] * info.free_start + list(closure or ())
     optimized = code.co_flags & host.CO_OPTIMIZED
@@ -217,10 +223,8 @@ def _frame_at(f, depth):
     """The frame `depth` calls out from interpreted frame f (the one calling us):
     interpreted frames, and past the interpreter's entry the native frames that
     called into it (as hostframes splices them)."""
-    from quickening.interp.frameview import as_frame_object, frame_object_linked
     if depth <= 0:
         return frame_object_linked(f)
-    from quickening.interp import hostframes
     return as_frame_object(hostframes._frame_at(hostframes._orig_getframe(1), depth))
 
 
@@ -242,7 +246,6 @@ if hasattr(sys, "_getframemodulename"):
         depth = (args[0] if args else (kwargs or {}).get("depth", 0))
         if type(depth) is not int or len(args) > 1 or set(kwargs or ()) - {"depth"}:
             return func(*args, **(kwargs or {}))   # let CPython word the misuse
-        from quickening.interp import hostframes
         try:
             frame = _frame_at(f, depth) if depth > 0 else None
         except ValueError:
@@ -260,11 +263,9 @@ def _code_replace(f, func, args, kwargs):
     trampoline (`f.__code__ = f.__code__.replace(co_linetable=...)` changes the
     lines the function's frames report, as in CPython)."""
     if len(args) == 1 and type(args[0]) is types.CodeType:
-        from quickening.interp.codeinfo import info_for
-        from quickening.interp.functions import TRAMPOLINES, trampoline_for
         info = TRAMPOLINES.get(id(args[0]))
         if info is not None and info.trampoline is args[0]:
-            return trampoline_for(info_for(info.code.replace(**(kwargs or {}))))
+            return trampoline_for(info_for(info.code.replace(**(kwargs or {})), info.engine))
     return func(*args, **(kwargs or {}))
 
 
@@ -272,7 +273,6 @@ def _code_replace(f, func, args, kwargs):
 def _inner_of(obj, frame_attr):
     """The interpreter's object behind a generator / coroutine / async generator made
     by generators.wrap (the native driver's `inner`), or None."""
-    from quickening.interp import generators, tracebacks
     frame = getattr(obj, frame_attr, None)
     if frame is None or frame.f_code not in tracebacks.INTERNAL_CODES:
         return None
@@ -287,7 +287,6 @@ def _generator_locals(frame_attr):
         if len(args) == 1 and not kwargs:
             inner = _inner_of(args[0], frame_attr)
             if inner is not None:
-                from quickening.interp.localsproxy import f_locals
                 return f_locals(inner.frame)
         return func(*args, **(kwargs or {}))
     return handler
@@ -309,7 +308,6 @@ def _with_frame(position):
         kwargs = dict(kwargs or {})
         if len(args) > position or kwargs.get("f") is not None:
             return func(*args, **kwargs)
-        from quickening.interp.frameview import view_of
         kwargs["f"] = view_of(f)
         return func(*args, **kwargs)
     return handler
@@ -331,7 +329,6 @@ def _walk_stack_from_resumer():
     """traceback.walk_stack(None): 3.13's generator starts, when first resumed, at
     sys._getframe().f_back.f_back.f_back.f_back -- four frames out from its own,
     counted over the frames the interpreted program sees (hostframes)."""
-    from quickening.interp import hostframes
     frames = list(hostframes._walk(hostframes._orig_getframe(0)))  # ours is internal: skipped
     for frame in frames[3:]:
         yield frame, frame.f_lineno
@@ -374,7 +371,6 @@ def _warn(f, func, args, kwargs):
         return func(*args, **(kwargs or {}))
     if skip:
         stacklevel = max(2, stacklevel)
-    from quickening.interp.frameview import view_of
     frame = view_of(f)
     if stacklevel <= 1 or _is_internal_frame(frame):
         for _ in range(stacklevel - 1):
@@ -437,7 +433,6 @@ def _settrace(f, func, args, kwargs):
     _no_kwargs("settrace", kwargs)
     if len(args) != 1:
         return func(*args)
-    from quickening.interp.frame import thread_state
     ts = thread_state()
     tracer = args[0]
     tracing.set_tracer(ts, tracer)
@@ -457,7 +452,6 @@ def _settrace(f, func, args, kwargs):
 def _gettrace(f, func, args, kwargs):
     if args or kwargs:
         return func(*args, **(kwargs or {}))
-    from quickening.interp.frame import thread_state
     return thread_state().tracer
 
 
@@ -482,7 +476,6 @@ def _build_class(f, func, args, kwargs):
     if len(args) < 2:
         raise TypeError("__build_class__: not enough arguments")
     body, name, *bases = args
-    from quickening.interp.functions import interpreted_info
     if not isinstance(body, types.FunctionType):
         raise TypeError("__build_class__: func must be a function")
     if not isinstance(name, str):
@@ -509,7 +502,6 @@ def _build_class(f, func, args, kwargs):
     frame = Frame(info, [NULL] * info.free_start + list(body.__closure__ or ()),
                   body.__globals__, body.__builtins__, ns, None,
                   (f.depth + 1))
-    from quickening.interp.loop import run_frame
     cell = run_frame(frame)
     if bases != orig_bases:
         ns["__orig_bases__"] = orig_bases
@@ -572,20 +564,6 @@ def _type_new(f, func, args, kwargs):
 # checked against frame depths that count the program's frames as CPython
 # does), and the host gets the same limit plus room for the interpreter.
 _HOST_ROOM = 200
-_HOST_SET = [None]   # the host limit the interpreter itself last set
-
-
-def program_recursion_limit():
-    """The limit interpreted frames are held to (loop.RECURSION_LIMIT), brought
-    up to date first: native code may call sys.setrecursionlimit() itself
-    (test.support.infinite_recursion(), a functools.partial ...), and when the
-    host's limit is not the one the interpreter last set, that native call was
-    the program's, so its value is the program's limit."""
-    host = _host_getrecursionlimit()
-    if host != _HOST_SET[0]:
-        _HOST_SET[0] = host
-        _loop.RECURSION_LIMIT[0] = host
-    return _loop.RECURSION_LIMIT[0]
 
 
 @intercept(sys.setrecursionlimit)
@@ -599,7 +577,7 @@ def _setrecursionlimit(f, func, args, kwargs):
                              f"depth {f.depth}: the limit is too low")
     host = limit + _host_depth() + _HOST_ROOM
     func(host)
-    _HOST_SET[0] = host
+    _loop.HOST_LIMIT_SET[0] = host
     _loop.RECURSION_LIMIT[0] = limit
     return None
 
@@ -609,7 +587,7 @@ def _getrecursionlimit(f, func, args, kwargs):
     _no_kwargs("getrecursionlimit", kwargs)
     if args:
         return func(*args)
-    return program_recursion_limit()
+    return _loop.program_recursion_limit()
 
 
 def _host_depth():
@@ -622,7 +600,11 @@ def _host_depth():
     return depth
 
 
-_host_getrecursionlimit = sys.getrecursionlimit
-from quickening.interp import loop as _loop  # noqa: E402
-
-_loop.PROGRAM_LIMIT[0] = program_recursion_limit
+# interpreted code calling hostframes' replacements of sys._getframe,
+# sys._getframemodulename and warnings.warn (`quickening run` installs them) gets
+# the intercepts of the originals
+for _orig, _new in ((hostframes._orig_getframe, hostframes.getframe),
+                    (hostframes._orig_getframemodulename, hostframes.getframemodulename),
+                    (hostframes._orig_warn, hostframes.warn)):
+    if _orig is not None and id(_orig) in INTERCEPTS:
+        INTERCEPTS[id(_new)] = INTERCEPTS[id(_orig)]

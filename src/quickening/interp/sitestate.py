@@ -18,6 +18,8 @@ reads are reported: CPython leaves the others as an earlier form wrote them.
 
 import gc
 
+from quickening.interp import facts
+from quickening.interp.codeinfo import _INFOS, TRAMPOLINES
 from quickening.lens import decode as _decode
 
 _tables = []
@@ -30,7 +32,6 @@ def tables():
 
 
 def types_by_version():
-    from quickening.interp import facts
     table = {}
     for obj in gc.get_objects():
         if isinstance(obj, type):
@@ -244,8 +245,6 @@ def interpreted_sites(info, versions=None, cells=False):
 
 def info_of(fn_or_code):
     """The CodeInfo the interpreter runs for a function or code object."""
-    from quickening.interp.codeinfo import _INFOS
-    from quickening.interp.functions import TRAMPOLINES
     code = getattr(fn_or_code, "__code__", fn_or_code)
     info = TRAMPOLINES.get(id(code))
     if info is None:

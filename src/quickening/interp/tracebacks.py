@@ -133,16 +133,13 @@ def _standins(info):
     return cached
 
 
-def frame_object(frame, live=True):
+def frame_object(frame):
     """The real frame object standing for this activation of an interpreted code
     (made the first time something needs one: a traceback entry, sys._getframe(),
     a callee's f_back): a never-started generator's frame, owned by the frame
     object, whose code names the same file, function and positions.  The activation
     keeps it while it runs; sync() writes its position and variables into it.
-    live: its attributes read the activation while it is alive (frameview.register_live);
-    add_entry leaves that to when the exception is caught in the activation (an
-    activation that an exception leaves is finished, and its frame object keeps
-    what it had then)."""
+    (frameview.frame_object also makes its attributes read the live activation.)"""
     stand = frame.standin
     if stand is None:
         cached = _standins(frame.info)
@@ -160,8 +157,6 @@ def frame_object(frame, live=True):
         stand = facts.NATIVE_GETTERS["gi_frame"](gen)
         gen = None     # the frame object takes its frame over: nothing runs it
         frame.standin = stand
-        if live:
-            _frameview_module().register_live(stand, frame)
         if frame.locals is not None and facts.PROBLEM is None:
             # module and class bodies: f_locals is their namespace
             facts.set_frame_locals_mapping(stand, frame.locals)
@@ -197,55 +192,13 @@ def sync(frame, stand, lasti, variables=True):
     return facts.set_frame_fast_all(stand, [0 if v is NULL else id(v) for v in values]) or changed
 
 
-def release_own_entry(frame, exc):
-    """exc is caught in `frame`, which goes on running: its frame object (the
-    traceback's, made by add_entry) reads the live activation from now on.  (It
-    holds none of the activation's variables: a frame object is given them only
-    when an exception leaves the activation, frame_exits.)"""
-    stand = frame.standin
-    if stand is not None:
-        frameview = _frameview_module()
-        if id(stand) not in frameview.LIVE:
-            frameview.register_live(stand, frame)
-
-
-_frameview = None
-
-
-def _frameview_module():
-    global _frameview
-    if _frameview is None:
-        from quickening.interp import frameview as _fv
-        _frameview = _fv
-    return _frameview
-
-
 def _unstarted_entry(tb):
     """(frame object, lasti, line) of the interpreted generator whose driver an
     exception was thrown into before it started (tb is the driver's entry)."""
     inner = tb.tb_frame.f_locals.get("inner")
     frame = inner.frame
     lasti = frame.info.unstarted_lasti
-    return frame_object(frame, live=False), lasti, frame.info.line_at(lasti)
-
-
-def add_entry(exc, frame, lasti):
-    """Prepend the traceback entry of an interpreted frame at instruction lasti."""
-    info = frame.info
-    tb = strip_internal(exc.__traceback__, upto_interpreted=True)
-    for chained in (exc.__cause__, exc.__context__):
-        # an exception a handler caught and chained (raise ... from err) never left
-        # the handler: its traceback holds only the interpreter's frames, which
-        # CPython's would not have (nor keep alive)
-        if chained is not None:
-            ctb = chained.__traceback__
-            if ctb is not None and is_internal(ctb.tb_frame.f_code):
-                chained.__traceback__ = strip_internal(ctb)
-    line = info.line_at(lasti)
-    # (called by the loop running `frame`, or by a generator's throw() before it started)
-    stand = _frameview_module().frame_object_linked(frame, lasti, _getframe(1), live=False)
-    exc.__traceback__ = types.TracebackType(tb, stand, lasti * 2,
-                                            line if line is not None else -1)
+    return frame_object(frame), lasti, frame.info.line_at(lasti)
 
 
 def frame_exits(exc, frame, lasti):

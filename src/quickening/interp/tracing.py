@@ -8,6 +8,7 @@ which reports a 'line' event before the first instruction of each new line
 """
 
 from quickening.interp import frameview
+from quickening.interp.frame import traced_from_here
 
 # True while no thread has a trace function set (a list: fused code reads it).  A
 # callee written into its caller's run has no frame (inlining.py): only then.
@@ -54,23 +55,6 @@ def on_call(ts, frame):
         else:
             frame.trace_line = -1
             frame.trace_prev = -1
-
-
-def traced_from_here(frame):
-    """The frame is traced from where it is (a resumed generator; a running frame
-    whose trace function was set meanwhile, by itself or by code it called): the
-    instruction before frame.pc is its last one, as CPython's instrumentation
-    compares with the frame's previous instruction -- no 'line' event until the
-    line changes (or a jump goes back).  A frame not started yet: its first line."""
-    pc = frame.pc
-    if pc > 0:
-        info = frame.info
-        prev = info.prev_start.get(pc, pc - 1)
-        frame.trace_line = info.lines[prev]
-        frame.trace_prev = prev
-    else:
-        frame.trace_line = -1
-        frame.trace_prev = -1
 
 
 def _local(ts, frame, event, arg):

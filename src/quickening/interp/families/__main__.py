@@ -3,7 +3,7 @@
 import sys
 
 from quickening.interp import spec
-from quickening.interp.families import FAMILIES_IN_ORDER
+from quickening.interp.families.registered import FAMILIES_IN_ORDER
 
 
 def main(argv):

@@ -38,6 +38,7 @@ import _thread
 import sys
 
 from quickening.interp import facts
+from quickening.interp.codeinfo import TRAMPOLINES
 from quickening.interp.facts import (MEM32 as _M32)
 
 CHUNK_BYTES = 16 * 1024          # DATA_STACK_CHUNK_SIZE
@@ -70,16 +71,10 @@ def framesize(code):
     return _M32[(id(code) + CODE_FRAMESIZE) >> 2]
 
 
-_TRAMPOLINES = []     # functions.TRAMPOLINES (bound at first use: functions imports us)
-
-
 def function_framesize(func):
     """co_framesize of the code CPython would run for func (not of the
     trampoline the interpreter gives functions it makes)."""
-    if not _TRAMPOLINES:
-        from quickening.interp.functions import TRAMPOLINES
-        _TRAMPOLINES.append(TRAMPOLINES)
-    info = _TRAMPOLINES[0].get(id(func.__code__))
+    info = TRAMPOLINES.get(id(func.__code__))
     return framesize(info.code if info is not None else func.__code__)
 
 

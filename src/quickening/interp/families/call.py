@@ -35,10 +35,11 @@ import sys
 import weakref
 from types import BuiltinFunctionType, FunctionType, MethodDescriptorType, MethodType, ModuleType
 
-from quickening.interp import facts, host
+from quickening.interp import facts, functions, generators, host, hostframes, loop, masquerade
 from quickening.interp.frame import Frame
 from quickening.interp.lowering import Shape, SiteShape
-from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.ops import calls
+from quickening.interp.ops.registry import INTERCEPTED_DEFS, INTERCEPTS, NULL, SWITCH
 from quickening.interp.quicken import pack32
 from quickening.interp.spec import IS, Family, Guard
 from quickening.interp.typewatch import token
@@ -70,36 +71,15 @@ _object_new = object.__new__
 _getrecursionlimit = sys.getrecursionlimit
 
 
-# -- late bindings (functions.py imports codeinfo, which imports the families) ----
-TRAMPOLINES = INTERCEPTS = _generic = _new_frame = _wrap = _masquerade = _call_as = None
-_enter = _enter_and_push = INTERCEPTED_DEFS = None
-
-
-def _bind():
-    global TRAMPOLINES, INTERCEPTS, _generic, _new_frame, _wrap, _masquerade, _call_as, _enter
-    global _enter_and_push, INTERCEPTED_DEFS
-    from quickening.interp import functions, generators, loop
-    _enter, _enter_and_push = loop.enter, loop.enter_and_push
-    from quickening.interp.ops import calls
-    TRAMPOLINES = functions.TRAMPOLINES
-    INTERCEPTS = calls.INTERCEPTS
-    INTERCEPTED_DEFS = calls.INTERCEPTED_DEFS
-    _generic = calls.call
-    _new_frame = functions.new_frame
-    _wrap = generators.wrap
-    try:
-        # library code that looks at its caller's frame is called through a
-        # native stand-in of the interpreted frame, as the generic CALL does
-        from quickening.interp import masquerade
-        _masquerade, _call_as = masquerade.wants, masquerade.call_as
-    except ImportError:
-        _masquerade = lambda func: False   # noqa: E731
-    from quickening.interp import hostframes
-    for standin, orig in ((hostframes.getframe, hostframes._orig_getframe),
-                          (hostframes.getframemodulename, hostframes._orig_getframemodulename),
-                          (hostframes.warn, hostframes._orig_warn)):
-        if orig is not None and type(orig) is BuiltinFunctionType:
-            STANDINS[id(standin)] = orig
+# -- what the members call ----------------------------------------------------------
+TRAMPOLINES = functions.TRAMPOLINES
+_generic = calls.call
+_new_frame = functions.new_frame
+_wrap = generators.wrap
+_enter, _enter_and_push = loop.enter, loop.enter_and_push
+# library code that looks at its caller's frame is called through a native stand-in
+# of the interpreted frame, as the generic CALL does
+_masquerade, _call_as = masquerade.wants, masquerade.call_as
 
 
 # Python functions the interpreter installs in place of builtins (sys._getframe,
@@ -107,6 +87,11 @@ def _bind():
 # CPython calls the builtin, so a site calling a stand-in specializes (and
 # guards) as for the builtin it stands for.
 STANDINS = {}
+for _standin, _orig in ((hostframes.getframe, hostframes._orig_getframe),
+                        (hostframes.getframemodulename, hostframes._orig_getframemodulename),
+                        (hostframes.warn, hostframes._orig_warn)):
+    if _orig is not None and type(_orig) is BuiltinFunctionType:
+        STANDINS[id(_standin)] = _orig
 
 
 # -- the base instruction --------------------------------------------------------------
@@ -118,8 +103,6 @@ def call(f, stack, site, nxt):
         specialize(site, f, stack)
         return site.pc
     cells[site.ci] = counter - 16
-    if _generic is None:
-        _bind()
     return _generic(f, stack, site.oparg, nxt)
 
 
@@ -130,8 +113,6 @@ def _deopt(f, stack, site, nxt):
 
 # -- the specializer ------------------------------------------------------------------
 def specialize(site, f, stack):
-    if _generic is None:
-        _bind()
     oparg = site.oparg
     base = len(stack) - oparg - 2
     callable_ = stack[base]
@@ -733,7 +714,6 @@ def _exact_args_shape(oparg, with_self, free=False):
 # FunctionType, {c1} TRAMPOLINES.get, {c2} Frame, {c3} loop.enter.  Anything else
 # (the guard fails) goes through the table.
 def _base_shape(oparg, arg):
-    from quickening.interp import functions, loop
     args = "".join(f", {{{i}}}" for i in range(2, oparg + 2))
     rest = "*ci.exact_call_tail, *({0}.__closure__ or ())]"
     locals_ = f"([{{1}}{args}, {rest} if {{1}} is not NULL else [{args[2:]}{', ' if args else ''}{rest})"

@@ -34,6 +34,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 
 from quickening.interp import facts, loop as _loop
 from quickening.interp.families import _datastack
+from quickening.interp.codeinfo import TRAMPOLINES
 from quickening.interp.frame import Frame
 from quickening.interp.lowering import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
@@ -484,7 +485,6 @@ def specialize_frame_push(site, t, version, fn, nargs, member):
     fv = facts.func_version(fn)
     if fv == 0:
         return site.fail("OUT_OF_VERSIONS")
-    from quickening.interp.functions import TRAMPOLINES
     info = TRAMPOLINES.get(id(fn.__code__))
     if info is not None and info.exact_call_tail is None:
         info = None                        # a generator function: call it

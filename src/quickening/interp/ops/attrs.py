@@ -1,6 +1,6 @@
 """Attributes: LOAD_ATTR, STORE_ATTR, DELETE_ATTR, LOAD_SUPER_ATTR."""
 
-from quickening.interp.ops.registry import NULL, handles, name, traced_on
+from quickening.interp.ops.registry import INTERCEPTS, NULL, handles, name, traced_on
 
 
 def _attr(info, oparg, pc, nxt):
@@ -49,7 +49,6 @@ def load_super_attr(f, stack, arg, nxt):
     elif two_args:
         proxy = global_super(cls, self_)
     else:
-        from quickening.interp.ops.calls import INTERCEPTS
         special = INTERCEPTS.get(id(global_super))
         proxy = special(f, global_super, (), None) if special else global_super()
     stack.append(getattr(proxy, attrname))

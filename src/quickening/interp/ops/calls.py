@@ -11,16 +11,15 @@ from types import FunctionType, MethodType
 
 from quickening.interp import facts, functions
 from quickening.interp.frame import Frame
-from quickening.interp.ops.registry import NULL, SWITCH, handles, star_iterable, tp_name, traced_on
+from quickening.interp.loop import enter_and_push as _enter_and_push
+from quickening.interp.masquerade import call_as as _call_as, wants as _masquerade_wants
+from quickening.interp.ops.containers import function_str
+from quickening.interp.ops.registry import (INTERCEPTS, NULL, SWITCH, handles, star_iterable,
+                                            tp_name, traced_on)
 
 _TRAMPOLINES = functions.TRAMPOLINES
 _new_frame = functions.new_frame
 _start_generator = functions.start_generator
-from quickening.interp.masquerade import call_as as _call_as, wants as _masquerade_wants  # noqa: E402
-from quickening.interp.loop import enter_and_push as _enter_and_push  # noqa: E402
-INTERCEPTS = {}  # id(builtin) -> handler(frame, args, kwargs); filled by runtime.py
-# the method definitions (PyMethodDef addresses) of the intercepted builtins
-INTERCEPTED_DEFS = set()
 
 
 def call_object(f, stack, func, args, kwargs, nxt):
@@ -101,7 +100,6 @@ def call_kw(f, stack, arg, nxt):
 
 
 def _star_args_error(func, args):
-    from quickening.interp.ops.containers import function_str
     return TypeError(f"{function_str(func)} argument after * must be an iterable, "
                      f"not {tp_name(type(args))}")
 
@@ -140,7 +138,7 @@ def make_function(f, stack, arg, nxt):
     if code.co_freevars:
         stack[-1] = PendingClosure(code, f.globals)
     else:
-        stack[-1] = functions.make_function(code, f.globals)
+        stack[-1] = functions.make_function(code, f.globals, None, f.info.engine)
     return nxt
 
 
@@ -153,7 +151,7 @@ def set_function_attribute(f, stack, arg, nxt):
     func = stack.pop()
     value = stack.pop()
     if arg == 8:
-        func = functions.make_function(func.code, func.globals, value)
+        func = functions.make_function(func.code, func.globals, value, f.info.engine)
     elif arg == 4 and type(value) is tuple:
         # the compiler passes annotations as a flat (name, value, ...) tuple
         func.__annotations__ = dict(zip(value[::2], value[1::2]))

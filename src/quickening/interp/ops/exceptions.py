@@ -1,6 +1,6 @@
 """Raising and handling: RAISE_VARARGS, RERAISE, PUSH_EXC_INFO, except/except*, with."""
 
-from quickening.interp import handled, tracebacks
+from quickening.interp import frameview, handled
 from quickening.interp.ops.registry import NULL, handles, tp_name
 
 
@@ -35,7 +35,7 @@ def reraise(f, stack, arg, nxt):
 def push_exc_info(f, stack, arg, nxt):
     exc = stack[-1]
     if isinstance(exc, BaseException):
-        tracebacks.release_own_entry(f, exc)
+        frameview.release_own_entry(f, exc)
     if f.gen is not None:
         # CPython saves the innermost slot: a generator's own exception state,
         # empty (None) unless the generator is already handling one

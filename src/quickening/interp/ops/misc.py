@@ -4,6 +4,7 @@ import sys
 import types
 
 from quickening.interp import host
+from quickening.interp.generators import AsyncGenWrapped
 from quickening.interp.ops.exceptions import prep_reraise_star
 from quickening.interp.ops.imports import import_star
 from quickening.interp.ops.registry import handles, tp_name
@@ -61,7 +62,6 @@ def _stopiteration_error(f, exc):
 
 
 def _async_gen_wrap(f, value):
-    from quickening.interp.generators import AsyncGenWrapped
     return AsyncGenWrapped(value)
 
 

@@ -9,6 +9,11 @@ from quickening.interp import host
 
 HANDLERS = [None] * 256
 DECODERS = [None] * 256
+# id(builtin) -> handler(frame, func, args, kwargs) answering calls of builtins that
+# look at their caller's frame (registered by runtime.py; the CALL handlers read it)
+INTERCEPTS = {}
+# the method definitions (PyMethodDef addresses) of the intercepted builtins
+INTERCEPTED_DEFS = set()
 
 # Negative return values from a handler: the loop must switch frames.
 SWITCH = -1      # frame.callee holds the frame to enter
