@@ -11,7 +11,8 @@ that imports them all (ops/table.py, families/table.py).
 
 LAYERS = (
     ("package", "the package itself and the helpers everything may use", (
-        "quickening", "quickening._layers", "quickening.pyargs",
+        "quickening", "quickening._layers", "quickening.pyargs", "quickening.program",
+        "quickening.termtable",
     )),
     ("lens", "the lens on the real CPython (loads on 3.11 and 3.12 too)", (
         "quickening.lens.*",
