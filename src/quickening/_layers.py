@@ -19,7 +19,8 @@ LAYERS = (
     )),
     # -- the interpreter (src/quickening/interp) ------------------------------------------
     ("host", "the host's tables, and facts about objects read from memory", (
-        "quickening.interp", "quickening.interp.host", "quickening.interp.hardening",
+        "quickening.interp", "quickening.interp.versions.*", "quickening.interp.host",
+        "quickening.interp.hardening",
         "quickening.interp.facts", "quickening.interp.typewatch", "quickening.interp.escapes",
         "quickening.interp.shutdown", "quickening.interp.handled", "quickening.interp.generated",
     )),

@@ -3,7 +3,8 @@
 Its modules are layered (quickening/_layers.py, checked by tests/test_layers.py):
 each imports only from its own layer and the ones below.  Read bottom-up:
 
-  host          host (the host version's tables), facts (what Python does not
+  host          versions/ (each CPython version's facts, as data), host (the host
+                version's tables), facts (what Python does not
                 expose, read from memory), typewatch, handled, escapes, shutdown,
                 generated (the source of generated code), hardening
   core          ops/registry (the handler table), quicken (sites and counters),
