@@ -64,14 +64,13 @@ def _kinds():
     return kinds
 
 
-_KINDS = None
+# (made at import: made at the first failure, in the middle of the program, it would
+# leave the probe class for the program's gc to find)
+_KINDS = _kinds()
 
 
 def classify_iterator(it):
     """pystats' failure kind for an iterator (FOR_ITER and SEND share it)."""
-    global _KINDS
-    if _KINDS is None:
-        _KINDS = _kinds()
     t = type(it)
     kind = _KINDS.get(t)
     if kind is not None:
