@@ -5,7 +5,7 @@ import opcode
 import _opcode_metadata
 
 from quickening.interp import host, quicken, spec
-from quickening.interp.families import FAMILIES_IN_ORDER
+from quickening.interp.families.registered import FAMILIES_IN_ORDER
 from quickening.interp.versions import SPEC
 
 
