@@ -630,8 +630,11 @@ class Agent(object):
                 self._send_meta(entry[0], entry[1])
                 entry[4] = True
                 if entry[2] is not None:
-                    # the baseline, at the time it was taken
+                    # the baseline, at the time it was taken (on a busy
+                    # machine first sight may come after specialization:
+                    # its cached versions need names too)
                     self._write(("sample", entry[5], [(entry[0], entry[2])], False))
+                    self._scan_versions(entry, entry[2], new_tv, new_fv)
                     if b == entry[2]:
                         continue
             elif b == entry[2]:
@@ -662,13 +665,18 @@ class Agent(object):
     def _take(self, entry, b, now, changed, new_tv, new_fv):
         """Record a code object's changed stream; collect the cached versions it
         names that are not known yet."""
-        tv_ops, fv_ops = self.tv_ops, self.fv_ops
         entry[2], entry[5] = b, now
         changed.append((entry[0], b))
         if self.tier2_on:
             self._check_loops(entry, b, now)
         if self.extend_op is not None:
             self._check_extend(b, now)
+        self._scan_versions(entry, b, new_tv, new_fv)
+
+    def _scan_versions(self, entry, b, new_tv, new_fv):
+        """Add the type / function versions cached in stream ``b`` that have
+        no name yet to ``new_tv`` / ``new_fv``."""
+        tv_ops, fv_ops = self.tv_ops, self.fv_ops
         slots = entry[3]
         if slots is None:
             slots = entry[3] = [s[0] for s in self.decode.structure(

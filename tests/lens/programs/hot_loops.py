@@ -38,6 +38,19 @@ def back_edges(code):
     return [i.offset for i in dis.get_instructions(code) if i.opname == "JUMP_BACKWARD"]
 
 
+def let_the_lens_sample():
+    """Under `quickening watch`, wait until its agent has taken two more
+    samples (a fixed sleep is not enough on a loaded machine); natively, a
+    short sleep."""
+    agent = getattr(sys.modules.get("_quickening_lens_agent"), "AGENT", None)
+    if agent is None:
+        time.sleep(0.01)
+        return
+    start, deadline = agent.nsamples, time.monotonic() + 20
+    while agent.nsamples < start + 2 and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
 def executor(code, offset):
     try:
         return _opcode.get_executor(code, offset)
@@ -52,11 +65,11 @@ ex = executor(hot.__code__, off)
 truth = {"offset": off, "made": ex is not None,
          "uops": [u[0] for u in ex] if ex is not None else None,
          "valid_before": ex.is_valid() if ex is not None else None}
-time.sleep(0.06)     # the lens samples the executor
+let_the_lens_sample()     # the lens sees the executor
 P.y = 2              # a class change after the loop warmed
 truth["valid_after"] = ex.is_valid() if ex is not None else None
 print(hot(o, 10), file=sys.stderr)
-time.sleep(0.06)
+let_the_lens_sample()
 print(cold(100), file=sys.stderr)
 print(json.dumps(truth))
 sys.exit(3)          # the watched program's own exit status is kept

@@ -38,9 +38,13 @@ def main():
         seed = (seed * 1103515245 + 12345) % 2 ** 31
         objs.append(kinds[(seed >> 16) % 4]())
     total = 0
-    deadline = time.perf_counter() + 0.15
+    # under `quickening watch`, run until its agent has taken 15 samples (a
+    # loaded machine samples less often); the output does not depend on it
+    agent = getattr(sys.modules.get("_quickening_lens_agent"), "AGENT", None)
+    deadline = time.perf_counter() + 20
     passes = 0
-    while time.perf_counter() < deadline or passes < 200:
+    while passes < 200 or (agent is not None and agent.nsamples < 15
+                           and time.perf_counter() < deadline):
         for o in objs:
             total += get(o)
         passes += 1
