@@ -62,10 +62,9 @@ class SiteShape:
     ... from the site.  A polymorphic site that re-specializes every 53 misses
     keeps running in place."""
 
-    __slots__ = ("fuse_as", "inline_as", "member")
+    __slots__ = ("fuse_as", "inline_as")
 
     def __init__(self, fuse_as, inline_as=None):
-        self.member = None        # the declared member it is the kind of (spec.Member)
         self.fuse_as = fuse_as    # oparg -> Shape (consts None: they come from the site)
         # for a call whose callee a run may have written into it (inlining.py): oparg ->
         # {"info_at": index of the callee's CodeInfo in the facts, "info", "locals",

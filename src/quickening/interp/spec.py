@@ -35,6 +35,7 @@ per site) and the names a guard declares it needs (`needs`).  `OPARG` stands
 for the instruction's oparg where a guard or an operation depends on it.
 """
 
+import inspect
 import re
 import weakref
 
@@ -105,18 +106,24 @@ class Guard:
 class Check:
     """A guard applied to a member's names (operands, facts) or to constants."""
 
-    __slots__ = ("guard", "bound", "raised")
+    __slots__ = ("guard", "bound", "raised", "where")
 
     def __init__(self, guard, bound):
         self.guard, self.bound = guard, bound
-        self.raised = None
+        self.raised = self.where = None
 
-    def or_raises(self, exception):
+    def or_raises(self, exception, where=None):
         """The operation itself raises `exception` (before any effect) exactly where
-        this check fails: fused runs leave the check to it and take that exception
-        for the miss (the table then counts it)."""
-        self.raised = exception
+        this check fails: the handler and fused runs leave the check to it and take
+        that exception for the miss.  `where`: a fact of the site saying whether this
+        holds there (getattr raises AttributeError for a missing value only without
+        __getattr__); elsewhere the check is made."""
+        self.raised, self.where = exception, where
         return self
+
+    def left_to_operation(self, conditions):
+        """Whether the operation makes this check (at a site with these conditions)."""
+        return self.raised is not None and (self.where is None or conditions.get(self.where))
 
     def text(self):
         """The test over the member's names (a type as its builtin name, an int as itself)."""
@@ -186,7 +193,8 @@ class Member:
                a variable number of results (the operation then gives a list)
     guards     Checks, tested in order before the operation
     op         the result's expression (a list for several results, a statement
-               when there is none), or a function of the oparg giving it
+               when there is none), or a function of the oparg giving it, or
+               Hand(fn): an operation written by hand, run once the guards passed
     facts      what the specializer records for a site (names bound per site);
                those named after a cache field of the family are written into its cells
     variants   oparg -> names the guards and the operation use as {name}
@@ -202,24 +210,28 @@ class Member:
     attribute  the fact holding the site's attribute name: fused runs write
                getattr(o, name) / setattr(o, name, v) as o.name (the host
                specializes it)
-    fallible   an exception the operation raises where the member misses after its
-               guards passed (an index past the end): a fused run then goes
-               through the table, which counts the miss
     """
 
     def __init__(self, family, name, *, stack, guards, op, facts=(), variants=None,
                  serves=None, in_place=True, result=None, runs_code=True, raises=True,
-                 fallible=None, attribute=None, sets_pc=False, doc=""):
+                 attribute=None, sets_pc=False, doc=""):
         inputs, _, outputs = stack.partition("--")
         self.family, self.name, self.stack = family, name, stack
         self.inputs, self.outputs = tuple(inputs.split()), tuple(outputs.split())
         self.guards, self.op, self.facts = tuple(guards), op, tuple(facts)
         self.variants, self._serves, self.runs_in_place = variants, serves, in_place
-        self.result, self.runs_code, self.raises, self.fallible = result, runs_code, raises, fallible
+        self.result, self.runs_code, self.raises = result, runs_code, raises
         self.doc, self.attribute, self.sets_pc = doc, attribute, sets_pc
+        self.by_hand = isinstance(op, Hand)
+        if self.by_hand and in_place is True:
+            self.runs_in_place = False       # (a hand operation has no derived lowering)
         self.needs = {}
         for check in self.guards:
             self.needs.update(check.guard.needs)
+        if self.by_hand:
+            self.needs[op.name] = op.fn
+        # the facts deciding whether an or_raises check is left to the operation
+        self.conditions = tuple(dict.fromkeys(c.where for c in self.guards if c.where))
         fields = family.cache_fields
         self.cells = tuple(fact for fact in self.facts if fact in fields)
         consumed = {name for check in self.guards if self._cheap(check)
@@ -236,30 +248,43 @@ class Member:
         fused = self.runs_in_place
         return (fused(oparg) if callable(fused) else fused) and self.serves(oparg)
 
-    def _key(self, oparg):
+    def _key(self, oparg, facts=None):
         names = self.variants(oparg) if self.variants is not None else {}
-        variable = callable(self.op) or any(v is OPARG for c in self.guards
-                                            for v in c.bound.values())
-        return (tuple(sorted(names.items())), oparg if variable else None), names
+        variable = (callable(self.op) and not self.by_hand or self._variadic()
+                    or any(v is OPARG for c in self.guards for v in c.bound.values()))
+        conditions = tuple(bool(facts[w]) for w in self.conditions) if facts else ()
+        return (tuple(sorted(names.items())), oparg if variable else None, conditions), names
 
-    def _texts(self, oparg, names, fused=False):
-        """(guard, results or statement) over the member's names, for this oparg (fused:
-        less the checks the operation makes itself, or_raises)."""
+    def _variadic(self):
+        return any("[" in name for name in self.inputs)
+
+    def _conditions(self, key):
+        return dict(zip(self.conditions, key[2])) if key[2] else {}
+
+    def _texts(self, oparg, names, conditions, fused=False):
+        """(guard, results or statement, exception) over the member's names, for this
+        oparg: the guard less the checks the operation makes itself (or_raises), whose
+        exception is then the miss."""
         subst = dict(names, oparg=oparg)
+        left = [c for c in self.guards if c.left_to_operation(conditions)]
         guard = " and ".join((c.cheap_text() if fused and self._cheap(c) else c.text())
-                             for c in self.guards if not (fused and c.raised))
+                             for c in self.guards if c not in left) or "True"
+        raised = left[0].raised if left else None
+        if self.by_hand:
+            return _filler(subst)(guard), [], None, raised
         op = self.op(oparg) if callable(self.op) else self.op
         results = [op] if isinstance(op, str) and self.outputs else list(op) if self.outputs else []
         statement = None if self.outputs else op
         fill = _filler(subst)
-        return fill(guard), [fill(r) for r in results], (fill(statement) if statement else None)
+        return (fill(guard), [fill(r) for r in results], (fill(statement) if statement else None),
+                raised)
 
     def handler(self, oparg, **facts):
         """The dispatch handler of a site holding this member (with its facts)."""
-        key, names = self._key(oparg)
+        key, names = self._key(oparg, facts)
         made = self._handlers.get(key)
         if made is None:
-            made = self._handlers[key] = self._generate(oparg, names)
+            made = self._handlers[key] = self._generate(oparg, names, self._conditions(key))
         if not self.facts:
             return made
         handler = made(*(facts[name] for name in self.kept))
@@ -270,21 +295,39 @@ class Member:
             if self._cheap(check):
                 bound = {p: facts[v] for p, v in check.bound.items() if v in facts}
                 extra.update(check.guard.prepare(**{**facts, **bound}))
-        return self._kind(oparg).facts(handler, *(facts[name] for name in self.kept),
+        return self._kind(oparg, facts).facts(handler, *(facts[name] for name in self.kept),
                                        *(extra[name] for name in self._extra()),
                                        *self._objects())
 
-    def _generate(self, oparg, names):
-        guard, results, statement = self._texts(oparg, names)
+    def _generate(self, oparg, names, conditions):
+        guard, results, statement, raised = self._texts(oparg, names, conditions)
         fname = self.name.lower()
         body = [f"def {fname}(f, stack, site, nxt):"]
-        for depth, name in enumerate(reversed(self.inputs), start=1):
-            body.append(f"    {name} = stack[-{depth}]")
+        body += ["    " + line for line in self._operands(oparg)]
         body.append(f"    if {guard}:")
         if self.sets_pc:
             body.append("        f.pc = nxt")
-        body += ["        " + line for line in _stack_update(len(self.inputs), results, statement)]
-        body.append("        return nxt")
+        if self.by_hand:
+            body.append(f"        return {self.op.call()}")
+        elif raised:
+            # the operation makes the last check: its exception is the miss, and
+            # the stack changes only once it has succeeded
+            temps = [f"_r{i}" for i in range(len(results))]
+            body.append("        try:")
+            if statement is not None:
+                body.append(f"            {statement}")
+            else:
+                body.append(f"            {', '.join(temps)} = {', '.join(results)}")
+            body.append(f"        except {raised}:")
+            body.append("            pass")
+            body.append("        else:")
+            body += ["            " + line for line in
+                     _stack_update(len(self.inputs), temps,
+                                   None if statement is None else "pass")]
+            body.append("            return nxt")
+        else:
+            body += ["        " + line for line in _stack_update(len(self.inputs), results, statement)]
+            body.append("        return nxt")
         body.append("    site.misses += 1")
         body.append("    return base(f, stack, site, nxt)")
         literals = _placer({n: repr(v) for n, v in self.needs.items() if type(v) is int},
@@ -294,13 +337,32 @@ class Member:
             body = [f"def make({', '.join(self.kept)}):"] + ["    " + b for b in body]
             body.append(f"    return {fname}")
         namespace = {"base": self.family.base_handler, **self.needs}
-        label = self.name + (f" oparg {oparg}" if self._key(oparg)[0][1] is not None else "")
+        key = self._key(oparg)[0]
+        label = self.name + (f" oparg {oparg}" if key[1] is not None else "")
         exec(generated.compile_registered("member", "\n".join(body) + "\n", label), namespace)
         made = namespace["make" if self.facts else fname]
         if not self.facts:
             made.fuse_as = self._shape
         made.member = self
         return made
+
+    def _operands(self, oparg):
+        """Statements naming the operands (deepest first in the stack effect); a
+        variable-length one, `args[oparg]`, is a list of that many."""
+        sizes = []
+        for name in self.inputs:
+            bare, _, count = name.partition("[")
+            sizes.append((bare, oparg if count else None))
+        lines, depth = [], 0
+        for bare, count in reversed(sizes):
+            if count is None:
+                depth += 1
+                lines.append(f"{bare} = stack[-{depth}]")
+            else:
+                lines.append(f"{bare} = stack[-{depth + count}:{'-%d' % depth if depth else ''}]"
+                             if count else f"{bare} = []")
+                depth += count
+        return lines
 
     def written(self, facts):
         """(i, value) for the cache cells the member's facts fill (cell ci + 1 + i): a
@@ -333,14 +395,14 @@ class Member:
         """The objects the guards need that are not ints (facts after the member's own)."""
         return tuple(v for v in self.needs.values() if type(v) is not int)
 
-    def _shape(self, oparg):
+    def _shape(self, oparg, conditions=None):
         """The member's Shape for fused runs (None where it does not serve the oparg):
         its names become positions ({0} the deepest operand), its facts {c0} ..."""
         if not self.serves(oparg):
             return None
         _, names = self._key(oparg)
-        guard, results, statement = self._texts(oparg, names, fused=True)
-        fallible = next((c.raised for c in self.guards if c.raised), self.fallible)
+        guard, results, statement, fallible = self._texts(oparg, names, conditions or {},
+                                                           fused=True)
         positions = {name: f"{{{i}}}" for i, name in enumerate(self.inputs)}
         objects = [n for n, v in self.needs.items() if type(v) is not int]
         named = self.kept + self._extra() + tuple(objects)
@@ -357,12 +419,12 @@ class Member:
                      raises=self.raises, fallible=fallible, result_type=self.result,
                      pure=not self.runs_code, consts=None if self.facts else ())
 
-    def _kind(self, oparg):
-        key, _ = self._key(oparg)
+    def _kind(self, oparg, facts=None):
+        key, _ = self._key(oparg, facts)
         kind = self._kinds.get(key)
         if kind is None:
-            kind = self._kinds[key] = SiteShape(self._shape)
-            kind.member = self
+            conditions = self._conditions(key)
+            kind = self._kinds[key] = SiteShape(lambda oparg: self._shape(oparg, conditions))
         return kind
 
     def in_place(self, oparg):
@@ -370,10 +432,37 @@ class Member:
         facts) its SiteShape; None where it does not serve the oparg."""
         if not self._fused(oparg):
             return None
+        if self.conditions:
+            # (a member whose lowering depends on its facts: one kind per condition)
+            return tuple(self._kind(oparg, dict(zip(self.conditions, values)))
+                         for values in _truth_table(len(self.conditions)))
         return self._kind(oparg) if self.facts else self.handler(oparg)
 
     def __repr__(self):
         return f"<member {self.name}>"
+
+
+def _truth_table(n):
+    if n == 0:
+        return [()]
+    return [rest + (value,) for rest in _truth_table(n - 1) for value in (False, True)]
+
+
+class Hand:
+    """An operation written by hand (it pushes a frame, or is otherwise irregular):
+    fn(f, stack, site, nxt, *names) -> the next instruction, called once the member's
+    declared guards passed; `names` are its parameters after the fourth (operands,
+    facts, what the guards need)."""
+
+    def __init__(self, fn):
+        self.fn, self.name = fn, "_" + fn.__name__
+        self.params = tuple(inspect.signature(fn).parameters)[4:]
+
+    def call(self):
+        return f"{self.name}(f, stack, site, nxt{''.join(', ' + p for p in self.params)})"
+
+    def __repr__(self):
+        return f"by hand: {self.fn.__name__}({', '.join(self.params)})"
 
 
 def _stack_update(n_in, results, statement):
@@ -494,8 +583,14 @@ class Family(quicken.Family):
         return member
 
     def _inline(self, oparg):
-        found = (m.in_place(oparg) for m in self.declared)
-        return tuple(kind for kind in found if kind is not None)
+        kinds = []
+        for member in self.declared:
+            found = member.in_place(oparg)
+            if isinstance(found, tuple):
+                kinds += found
+            elif found is not None:
+                kinds.append(found)
+        return tuple(kinds)
 
 
 # -- reference ----------------------------------------------------------------------------
@@ -529,7 +624,8 @@ def reference(families):
                 guards[check.guard.name] = check.guard
             checks = "<br>".join(f"{c.guard.name} `{c.text()}`" for c in member.guards)
             op = member.op
-            shown = ("per oparg" if callable(op) else
+            shown = (f"*by hand*: `{op.fn.__name__}`" if isinstance(op, Hand) else
+                     "per oparg" if callable(op) else
                      f"`{op}`" if isinstance(op, str) else "`" + ", ".join(op) + "`")
             facts = ", ".join(f + (" (cells)" if f in member.cells else "") for f in member.facts)
             out.append(f"| {name} | `{member.stack.strip()}` | {checks} | {shown} | {facts} | "
