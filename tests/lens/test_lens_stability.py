@@ -4,7 +4,8 @@ program puts through it (the oracle is the program itself) -- or, on a run
 where the sampler got too few turns to see them all, its finding says exactly
 what it may have missed and why: it never names a class that did not pass, and
 it always states how many reads it made and between how many of them the class
-changed."""
+changed.  (The reads are the parent's, from outside the process, about one a
+millisecond, beside the agent's own: see quickening/lens/outside.py.)"""
 
 import json
 import os
@@ -46,6 +47,11 @@ def test_ten_runs_name_the_same_classes_at_the_polymorphic_site(tmp_path):
         assert m, sentence
         named = {c for c in site["classes"] if not c.startswith("a class (type version")}
         assert named <= expected, site["classes"]
+        if int(m.group(1)) >= 60:
+            # read that often (the parent reads about every millisecond from
+            # outside), a class held a fifth of the time is missed with a
+            # chance under 1e-5
+            assert set(site["classes"]) == expected, (sentence, data["run"])
         if set(site["classes"]) != expected:
             # a class not seen: the gaps it can hide in are there, and counted
             assert int(m.group(2)) >= 1, sentence

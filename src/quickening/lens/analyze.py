@@ -67,6 +67,8 @@ class RunData(object):
         self.tier2 = None        # tier-2 state as the program saw it running
         self.extend = {}         # BINARY_OP_EXTEND descriptor -> "int + float"
         self.executors_gone = []  # (t, cid, offset, index, valid)
+        self.outside = []        # (t, cid, bytes) read by the parent (outside.py)
+        self.outside_info = None
 
     @classmethod
     def load(cls, path):
@@ -109,7 +111,23 @@ class RunData(object):
                     run.executors_gone.append(tuple(rec[1:]))
                 elif kind == "end":
                     run.end = rec[2]
+                elif kind == "outside":
+                    run.outside.append((rec[1], rec[2], rec[3]))
+                elif kind == "outside-end":
+                    run.outside_info = rec[1]
+        run._merge_outside()
         return run
+
+    def _merge_outside(self):
+        """The parent's copies join the agent's samples, up to the agent's
+        last one (the state at exit); a copy of a code object the agent
+        never described is dropped."""
+        if not self.outside or not self.samples:
+            return
+        t_last = max(t for t, _, _ in self.samples)
+        for t, cid, b in self.outside:
+            if t <= t_last and cid in self.codes:
+                self.samples.append((t, [(cid, b)], False))
 
 
 class Obs(object):
@@ -395,7 +413,7 @@ def analyze(run, code_text=None):
                 r.gave_up = True
             if r.executed(tables.is_311, quickened):
                 sites.append(r)
-    t_end = run.samples[-1][0] if run.samples else 0.0
+    t_end = max(t for t, _, _ in run.samples) if run.samples else 0.0
     for r in sites:
         _time_specialized(r, t_end)
     findings = _findings(run, sites, tables)
@@ -411,6 +429,9 @@ def analyze(run, code_text=None):
         "complete": run.end is not None,
         "sample_cost": (run.end or {}).get("sample_cost"),
         "focused_reads": (run.end or {}).get("focused_reads", 0),
+        "outside_reads": (run.outside_info or {}).get("rounds", 0),
+        "outside_copies": (run.outside_info or {}).get("copies", 0),
+        "outside_error": (run.outside_info or {}).get("error"),
         "probe_error": (run.probe or {}).get("error"),
     }
     state = run.tier2 or (run.hello or {}).get("tier2")

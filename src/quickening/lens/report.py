@@ -5,7 +5,14 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/2"`
 
 ``python``    ``{"version", "executable", "supported"}``
 ``run``       ``{"argv", "exit_status", "wall_s", "duration_s", "interval_ms",
-               "samples", "code_objects", "complete", "sample_cost_s"}``
+               "samples", "focused_reads", "code_objects", "code_objects_found",
+               "complete", "sample_cost_s", "outside_reads", "outside_copies",
+               "outside_error"}``: ``samples`` are the agent's whole reads,
+              ``focused_reads`` its reads of the changing code objects in
+              between, ``outside_reads`` the parent's rounds of reads of
+              the streams from /proc/PID/mem (about one a millisecond; 0
+              where that memory cannot be read, ``outside_error`` says why)
+              and ``outside_copies`` the changed streams they kept
 ``observers`` list of ``{"t", "kind", "detail"}``: the program turned on
               sys.settrace / sys.setprofile / sys.monitoring (these
               de-specialize what they watch).
@@ -125,7 +132,10 @@ def to_json(report, argv=None, exit_status=None, wall=None):
                 "samples": info["samples"], "focused_reads": info.get("focused_reads", 0), "code_objects": info["codes"],
                "code_objects_found": info.get("found"),
                 "complete": info["complete"],
-                "sample_cost_s": info["sample_cost"]},
+                "sample_cost_s": info["sample_cost"],
+                "outside_reads": info.get("outside_reads", 0),
+                "outside_copies": info.get("outside_copies", 0),
+                "outside_error": info.get("outside_error")},
         "observers": [{"t": t, "kind": k, "detail": d}
                       for (t, k, d) in info["events"]
                       if k not in ("agent-error", "note")],
@@ -207,12 +217,18 @@ def _render_sites(report, console, all_sites=False, max_findings=15,
         line += " (of %d found)" % info["found"]
     if info.get("focused_reads"):
         line += ", %d reads of the changing ones between samples" % info["focused_reads"]
+    if info.get("outside_reads"):
+        line += (", %d rounds of reads from outside the process (%d changes kept)"
+                 % (info["outside_reads"], info.get("outside_copies", 0)))
     if cost is not None:
         line += ", %.1f ms spent sampling" % (cost * 1000)
     if exit_status is not None:
         line += ", exit status %d" % exit_status
     console.print(line, style="dim")
-    if info["samples"] < 5 and report.sites:
+    if info.get("outside_error"):
+        console.print("note: %s: only the agent's own samples were used"
+                      % info["outside_error"], style="yellow")
+    if info["samples"] < 5 and report.sites and not info.get("outside_reads"):
         console.print("note: only %d samples: re-targetings between samples are "
                       "invisible; use a smaller --interval or a longer run"
                       % info["samples"], style="yellow")

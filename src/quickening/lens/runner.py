@@ -76,9 +76,14 @@ def tables_file(python):
     return agent_files(python)[0]
 
 
-def child_env(out_path, interval_ms, scope, base=None, files=(None, None)):
-    """Environment for a watched child; ``files`` is agent_files(python)."""
+def child_env(out_path, interval_ms, scope, base=None, files=(None, None),
+              addrs_path=None):
+    """Environment for a watched child; ``files`` is agent_files(python);
+    ``addrs_path`` the file where the agent says where its code streams are
+    (for :func:`wait_reading`)."""
     env = dict(os.environ if base is None else base)
+    if addrs_path:
+        env["QUICKENING_LENS_ADDRS"] = addrs_path
     tables, code = files
     if tables:
         env["QUICKENING_LENS_TABLES"] = tables
@@ -94,6 +99,46 @@ def child_env(out_path, interval_ms, scope, base=None, files=(None, None)):
     env["QUICKENING_LENS_INTERVAL"] = repr(float(interval_ms))
     env["QUICKENING_LENS_SCOPE"] = scope
     return env
+
+
+def addresses_file():
+    """A new empty file for the agent's code-stream addresses."""
+    fd, path = tempfile.mkstemp(prefix="quickening-lens-", suffix=".addrs")
+    os.close(fd)
+    return path
+
+
+def wait_reading(proc, addrs_path, samples_path):
+    """Wait for ``proc``, reading its code streams from outside meanwhile
+    (see quickening.lens.outside); then append what was read to the
+    samples file as ``("outside", t, cid, bytes)`` records and one
+    ``("outside-end", info)``.  Returns the child's return code."""
+    import marshal
+    from quickening.lens.outside import OutsideReader, ROUND_S
+    reader = OutsideReader(addrs_path)
+    try:
+        while True:
+            rc = proc.poll()
+            if rc is not None:
+                break
+            reader.round()
+            time.sleep(ROUND_S)
+    finally:
+        reader.finish()
+        try:
+            os.unlink(addrs_path)
+        except OSError:
+            pass
+    try:
+        with open(samples_path, "ab") as f:
+            for t, cid, b in reader.records:
+                f.write(marshal.dumps(("outside", t, cid, b), 4))
+            f.write(marshal.dumps(("outside-end", {
+                "rounds": reader.reads, "copies": len(reader.records),
+                "round_ms": ROUND_S * 1000, "error": reader.error}), 4))
+    except OSError:
+        pass
+    return rc
 
 
 class WatchResult(object):
@@ -112,13 +157,14 @@ def run_watched(cmd, interval_ms=DEFAULT_INTERVAL_MS, scope="user",
         fd, samples_path = tempfile.mkstemp(prefix="quickening-lens-",
                                             suffix=".pkl")
         os.close(fd)
-    e = child_env(samples_path, interval_ms, scope, env, agent_files(cmd[0]))
+    addrs = addresses_file()
+    e = child_env(samples_path, interval_ms, scope, env, agent_files(cmd[0]), addrs)
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, env=e,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        rc = proc.wait()
+        rc = wait_reading(proc, addrs, samples_path)
         wall = time.perf_counter() - t0
     finally:
         signal.signal(signal.SIGINT, old)
