@@ -38,6 +38,7 @@ for the instruction's oparg where a guard or an operation depends on it.
 import inspect
 import re
 import weakref
+from types import FunctionType
 
 from quickening.interp import facts as _facts, generated, host, quicken, typewatch as _typewatch
 from quickening.interp.lowering import Shape, SiteShape
@@ -183,6 +184,25 @@ TYPE_VERSION.lowered("type({x}) is {cls_ref}() and {token}[0]",
                      lambda version, cls, **_: {"cls_ref": weakref.ref(cls),
                                                 "token": _typewatch.token(cls, version)},
                      consumes=("cls",))
+# A function's version (func_version): the general lowering reads it by the object's
+# address (any function object); the cheap one first tries the function seen at
+# specialization through a view of its own field, then any other by address.
+FUNCTION_VERSION = Guard("FUNCTION_VERSION",
+                         "type({fn}) is FunctionType and "
+                         "MEM32[(id({fn}) + FUNC_VERSION_OFFSET) >> 2] == {func_version}",
+                         "fn is a Python function whose version is the cached one (its code, "
+                         "defaults and closure as at specialization)",
+                         needs={"MEM32": _facts.MEM32, "FunctionType": FunctionType,
+                                "FUNC_VERSION_OFFSET": _facts.FUNC_VERSION})
+FUNCTION_VERSION.lowered(
+    "({fn} is {seen_ref}() and {seen_version}[0] == {func_version} or type({fn}) is FunctionType "
+    "and FUNC_VERSIONS[id({fn}) >> 2] == {func_version})",
+    lambda seen, **_: {"seen_ref": weakref.ref(seen),
+                       "seen_version": _facts.MEM8[id(seen) + _facts.FUNC_VERSION:
+                                                   id(seen) + _facts.FUNC_VERSION + 4].cast("I")},
+    consumes=("seen",),
+    needs={"FunctionType": FunctionType,
+           "FUNC_VERSIONS": _facts.words_from(_facts.FUNC_VERSION, 4)})
 
 
 # -- members -----------------------------------------------------------------------------
@@ -214,7 +234,7 @@ class Member:
 
     def __init__(self, family, name, *, stack, guards, op, facts=(), variants=None,
                  serves=None, in_place=True, result=None, runs_code=True, raises=True,
-                 attribute=None, sets_pc=False, doc=""):
+                 attribute=None, sets_pc=False, cache=None, doc=""):
         inputs, _, outputs = stack.partition("--")
         self.family, self.name, self.stack = family, name, stack
         self.inputs, self.outputs = tuple(inputs.split()), tuple(outputs.split())
@@ -228,12 +248,19 @@ class Member:
         self.needs = {}
         for check in self.guards:
             self.needs.update(check.guard.needs)
+            if self._cheap(check):
+                self.needs.update(check.guard.cheap.needs)
         if self.by_hand:
             self.needs[op.name] = op.fn
         # the facts deciding whether an or_raises check is left to the operation
         self.conditions = tuple(dict.fromkeys(c.where for c in self.guards if c.where))
-        fields = family.cache_fields
-        self.cells = tuple(fact for fact in self.facts if fact in fields)
+        # the cache cells after the counter, in order: the member's own layout
+        # (bytecodes.c's "type_version/2 index/1"), else the family's fields
+        self.layout = (_layout(cache) if cache is not None else
+                       {k: v for k, v in family.cache_fields.items() if k != "counter"})
+        if sum(self.layout.values()) > sum(family.cache_fields.values()) - 1:
+            raise ValueError(f"{name}: cache layout {cache!r} is larger than the family's")
+        self.cells = tuple(fact for fact in self.facts if fact in self.layout)
         consumed = {name for check in self.guards if self._cheap(check)
                     for name in check.guard.consumes}
         self.kept = tuple(fact for fact in self.facts if fact not in consumed)
@@ -287,20 +314,22 @@ class Member:
             made = self._handlers[key] = self._generate(oparg, names, self._conditions(key))
         if not self.facts:
             return made
-        handler = made(*(facts[name] for name in self.kept))
-        if not self._fused(oparg):
-            return handler
         extra = {}
         for check in self.guards:
             if self._cheap(check):
                 bound = {p: facts[v] for p, v in check.bound.items() if v in facts}
                 extra.update(check.guard.prepare(**{**facts, **bound}))
+        extra = [extra[name] for name in self._extra()]
+        handler = made(*(facts[name] for name in self.kept), *extra)
+        if not self._fused(oparg):
+            return handler
         return self._kind(oparg, facts).facts(handler, *(facts[name] for name in self.kept),
-                                       *(extra[name] for name in self._extra()),
-                                       *self._objects())
+                                              *extra, *self._objects())
 
     def _generate(self, oparg, names, conditions):
-        guard, results, statement, raised = self._texts(oparg, names, conditions)
+        # (the handler tests each guard in its cheap lowering, as fused runs do: the
+        # same answer, tests/interp/test_spec.py)
+        guard, results, statement, raised = self._texts(oparg, names, conditions, fused=True)
         fname = self.name.lower()
         body = [f"def {fname}(f, stack, site, nxt):"]
         body += ["    " + line for line in self._operands(oparg)]
@@ -334,7 +363,7 @@ class Member:
                            escape=False)
         body = [literals(line) for line in body]
         if self.facts:
-            body = [f"def make({', '.join(self.kept)}):"] + ["    " + b for b in body]
+            body = [f"def make({', '.join(self.kept + self._extra())}):"] + ["    " + b for b in body]
             body.append(f"    return {fname}")
         namespace = {"base": self.family.base_handler, **self.needs}
         key = self._key(oparg)[0]
@@ -370,9 +399,7 @@ class Member:
         fact's address)."""
         out = []
         offset = 0
-        for field, size in self.family.cache_fields.items():
-            if field == "counter":
-                continue
+        for field, size in self.layout.items():
             if field in self.cells:
                 value = facts[field]
                 if size == 4:
@@ -440,6 +467,15 @@ class Member:
 
     def __repr__(self):
         return f"<member {self.name}>"
+
+
+def _layout(text):
+    """ "version/2 index/1" -> {"version": 2, "index": 1} (unused/N: cells left alone)."""
+    out = {}
+    for i, part in enumerate(text.split()):
+        name, _, size = part.partition("/")
+        out[f"unused{i}" if name == "unused" else name] = int(size)
+    return out
 
 
 def _truth_table(n):
@@ -612,7 +648,8 @@ def reference(families):
         layout = ", ".join(f"{k} ({v})" for k, v in fields.items())
         out.append(f"Inline cache, in 16-bit cells: {layout or 'none'}.")
         out.append("")
-        out.append("| member | stack | guards | operation | facts | may run program code |")
+        out.append("| member | stack | guards | operation | cache cells; other facts "
+                   "| may run program code |")
         out.append("|---|---|---|---|---|---|")
         declared = {m.name: m for m in getattr(family, "declared", ())}
         for name in family.members:
@@ -627,7 +664,10 @@ def reference(families):
             shown = (f"*by hand*: `{op.fn.__name__}`" if isinstance(op, Hand) else
                      "per oparg" if callable(op) else
                      f"`{op}`" if isinstance(op, str) else "`" + ", ".join(op) + "`")
-            facts = ", ".join(f + (" (cells)" if f in member.cells else "") for f in member.facts)
+            cells = " ".join(f"{'unused' if k.startswith('unused') else k}/{v}"
+                             for k, v in member.layout.items())
+            facts = ", ".join(f for f in member.facts if f not in member.cells)
+            facts = f"cache `{cells}`" + (f"; {facts}" if facts else "")
             out.append(f"| {name} | `{member.stack.strip()}` | {checks} | {shown} | {facts} | "
                        f"{'yes' if member.runs_code else 'no'} |")
         out.append("")
