@@ -102,7 +102,7 @@ def report(options):
         return
     out = sys.stderr
     width = termtable.width_for(out)
-    bold = termtable.colour_for(out)
+    colour = termtable.colour_for(out)
     sites = data["sites"]
     specialized = sum(1 for s in sites if s["form"] != s["family"] and s["family"] != "RESUME")
     executed = [s for s in sites if s["executions"] or s["attempts"] or s["form"] != s["family"]]
@@ -123,13 +123,13 @@ def report(options):
         lines.append("sites to look at (most misses, failures, polymorphic):")
         lines += termtable.render(list(SITE_COLUMNS), rows, width=width, drop_order=SITE_DROP_ORDER,
                                   floors=SITE_FLOORS,
-                                  right=("exec", "hits", "misses"), indent="  ", bold=bold)
+                                  right=("exec", "hits", "misses"), indent="  ", colour=colour)
     esc = data["escapes"]
     lines.append(f"escapes (interpreted code that ran natively): {esc['total']}")
     if esc["functions"]:
         rows = [[row["qualname"], f"{row['file']}:{row['firstlineno']}", str(row["count"])]
                 for row in esc["functions"]]
         lines += termtable.render(["function", "file:line", "count"], rows, width=width,
-                                  right=("count",), indent="  ", bold=bold)
+                                  right=("count",), indent="  ", colour=colour)
     out.write("\n".join(lines) + "\n")
     out.flush()

@@ -5,8 +5,11 @@ Cells are plain strings, printed as they are (no markup: `values[i]` stays
 is not a terminal gets no width limit unless $COLUMNS is set, so piped output is
 never cut.  A table wider than that first drops columns in the order its caller
 states (and says which it dropped), then wraps the widest cells onto more lines,
-breaking at a space where it can; the text of a wrapped cell is its lines joined.
-Bold headers on a terminal unless $NO_COLOR is set (https://no-color.org).
+breaking at a space where it can, else after an underscore (headers too, never inside a word); the text of a
+wrapped cell is its lines joined.
+On a terminal, unless $NO_COLOR is set (https://no-color.org) or TERM is
+dumb, headers are bold and cells may carry a colour; colour codes never count
+toward a cell's width.
 """
 
 import os
@@ -38,13 +41,20 @@ def colour_for(stream):
         os.environ.get("TERM") != "dumb"
 
 
+# SGR parameters for the colour names callers use
+SGR = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "blue": "34",
+       "magenta": "35", "cyan": "36", "orange": "38;5;208"}
+
+
 def render(headers, rows, *, width=None, drop_order=(), right=(), floors=None, indent="",
-           bold=False):
+           colour=False, styles=None):
     """Lines of the table.  headers: column names; rows: lists of str; drop_order:
     the names of the columns to give up first when the table is too wide; right:
     the names of right-aligned columns; floors: {name: the narrowest a column may
-    wrap to and stay readable} (None: never wrapped)."""
+    wrap to and stay readable} (None: never wrapped); colour: bold headers and the
+    styles; styles: per row, {column name: names in SGR, e.g. "bold green"}."""
     floors = floors or {}
+    styles = styles or [{}] * len(rows)
     rows = [[str(c) for c in row] for row in rows]
     keep = list(range(len(headers)))
     dropped = []
@@ -52,7 +62,9 @@ def render(headers, rows, *, width=None, drop_order=(), right=(), floors=None, i
 
     def floor(i):
         wanted = floors.get(headers[i], MIN_CELL)
-        wanted = natural[i] if wanted is None else max(wanted, len(headers[i]))
+        # a header wraps at its spaces, never inside a word
+        longest_word = max(len(w) for w in headers[i].split(" "))
+        wanted = natural[i] if wanted is None else max(wanted, longest_word)
         return min(natural[i], wanted)
 
     def least(cols):        # each column at its narrowest
@@ -68,33 +80,39 @@ def render(headers, rows, *, width=None, drop_order=(), right=(), floors=None, i
                 dropped.append(name)
     widths = {i: natural[i] for i in keep}
     if width is not None:
-        # narrow the widest column, one character at a time, down to its floor
+        # narrow the widest column still above its floor, one character at a time
         def total():
             return len(indent) + sum(widths.values()) + len(GAP) * (len(keep) - 1)
         while total() > width:
-            i = max(keep, key=lambda k: widths[k] - floor(k))
-            if widths[i] <= floor(i):
+            above = [k for k in keep if widths[k] > floor(k)]
+            if not above:
                 break
-            widths[i] -= 1
-    lines = [_line([headers[i] for i in keep], keep, widths, right, headers, indent, bold)]
+            widths[max(above, key=lambda k: widths[k])] -= 1
+    head_style = {headers[i]: "bold" for i in keep} if colour else {}
+    lines = _wrapped_row(headers, keep, widths, right, headers, indent, head_style)
     lines.append(indent + GAP.join("-" * widths[i] for i in keep))
-    for row in rows:
-        pieces = {i: _wrap(row[i], widths[i]) for i in keep}
-        for n in range(max(len(p) for p in pieces.values())):
-            cells = [pieces[i][n] if n < len(pieces[i]) else "" for i in keep]
-            lines.append(_line(cells, keep, widths, right, headers, indent, False))
+    for row, style in zip(rows, styles):
+        lines += _wrapped_row(row, keep, widths, right, headers, indent, style if colour else {})
     if dropped:
         lines.append(f"{indent}(left out at {width} columns: {', '.join(dropped)})")
     return lines
 
 
-def _line(cells, keep, widths, right, headers, indent, bold):
+def _wrapped_row(row, keep, widths, right, headers, indent, style):
+    pieces = {i: _wrap(row[i], widths[i]) for i in keep}
+    return [_line([pieces[i][n] if n < len(pieces[i]) else "" for i in keep], keep, widths,
+                  right, headers, indent, style)
+            for n in range(max(len(p) for p in pieces.values()))]
+
+
+def _line(cells, keep, widths, right, headers, indent, style):
     out = []
     for cell, i in zip(cells, keep):
-        text = cell.rjust(widths[i]) if headers[i] in right else cell.ljust(widths[i])
-        if bold:
-            text = f"\x1b[1m{text}\x1b[0m"
-        out.append(text)
+        pad = " " * (widths[i] - len(cell))
+        sgr = ";".join(SGR[name] for name in style.get(headers[i], "").split() if name in SGR)
+        if sgr and cell:        # (the padding stays outside the colour)
+            cell = f"\x1b[{sgr}m{cell}\x1b[0m"
+        out.append(pad + cell if headers[i] in right else cell + pad)
     return (indent + GAP.join(out)).rstrip()
 
 
@@ -102,7 +120,10 @@ def _wrap(text, width):
     """text in pieces of at most width characters; joined they are text again."""
     pieces = []
     while len(text) > width:
+        # after a space; else after an underscore (BINARY_OP_ / ADD_INT); else anywhere
         cut = text.rfind(" ", 1, width)
+        if cut <= 0:
+            cut = text.rfind("_", 1, width)
         cut = cut + 1 if cut > 0 else width
         pieces.append(text[:cut])
         text = text[cut:]

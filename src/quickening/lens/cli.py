@@ -26,6 +26,10 @@ options:
   --all-code        also watch the standard library and site-packages
   --quiet           no terminal report (use with --json / --html)
   --keep-samples F  keep the agent's raw sample stream in file F
+
+The sites table fits $COLUMNS (else the terminal) by leaving out the columns
+counter, falls, classes, misses≥ in that order, then wrapping cells; when
+stderr is not a terminal it is plain text at full width; NO_COLOR honoured.
 """
 
 FLAGS = ("--all-sites", "--all-code", "--quiet", "-h", "--help")
@@ -153,15 +157,20 @@ def _report(result, target, opts, python, status):
     if not opts.get("--quiet"):
         from rich.console import Console
         from quickening.lens.report import render_terminal
+        # text as it is (markup=False: `values[i]` is not a style), no highlighting
+        # guesses; not on a terminal, lines as long as they are (soft_wrap)
+        plain = dict(markup=False, highlight=False, emoji=False)
+        if os.environ.get("NO_COLOR"):
+            plain["color_system"] = None     # no bold or dim either, as in the tables
         if opts.get("--report"):
             with open(opts["--report"], "w", encoding="utf-8") as fh:
-                console = Console(file=fh, width=120, no_color=True)
+                console = Console(file=fh, no_color=True, soft_wrap=True, **plain)
                 render_terminal(report, console, all_sites=bool(opts.get("--all-sites")),
                                 argv=argv_shown, exit_status=status)
         else:
-            console = Console(stderr=True)
+            console = Console(stderr=True, **plain)
             if not console.is_terminal:
-                console = Console(stderr=True, width=140)
+                console = Console(stderr=True, soft_wrap=True, **plain)
             render_terminal(report, console, all_sites=bool(opts.get("--all-sites")),
                             argv=argv_shown, exit_status=status)
     if opts.get("--html") and not opts.get("--quiet"):

@@ -78,6 +78,7 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/2"`
 import json
 import os
 
+from quickening import termtable
 from quickening.lens.analyze import describe_site, short_name
 
 SCHEMA = "quickening.lens/2"
@@ -160,6 +161,18 @@ _COLOURS = {
     "unspecialized": "red", "cold": "dim", "instrumented": "cyan",
 }
 
+# The sites table; at a width too small for all of it, it gives up these columns
+# first, in this order (where, site, form and re-targetings stay: which site, and
+# what it did), then wraps the site's text and the classes
+SITE_COLUMNS = ("where", "site", "form at exit", "classes", "re-tgt", "falls", "misses≥",
+                "counter")
+SITE_DROP_ORDER = ("counter", "falls", "classes", "misses≥")
+SITE_FLOORS = {"where": 12, "site": 20, "form at exit": None, "classes": 12,
+               "re-tgt": None, "falls": None, "misses≥": None, "counter": None}
+_SGR_COLOURS = {"missing": "orange", "specialized": "green", "polymorphic": "yellow",
+                "fell-back": "magenta", "unspecialized": "red", "cold": "dim",
+                "instrumented": "cyan"}
+
 _OBSERVER_TEXT = {
     "sys.settrace": "the program called sys.settrace: a tracer de-specializes "
                     "the first instruction of each line it traces (3.11: "
@@ -196,10 +209,14 @@ def observer_lines(report, kinds=False):
     return out if kinds else [line for _, line in out]
 
 
+def _colour(console):
+    """Colour in the tables as in the rest of the report: on a terminal, unless
+    NO_COLOR (the console has no colour system then)."""
+    return termtable.colour_for(console.file) and console.color_system is not None
+
+
 def _render_sites(report, console, all_sites=False, max_findings=15,
                     argv=None, exit_status=None):
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     info = report.info
@@ -291,43 +308,30 @@ def _render_sites(report, console, all_sites=False, max_findings=15,
     if not rows:
         return
     console.print()
-    table = Table(title=None if all_sites else
-                  "Sites with something to say (--all-sites for all %d)"
-                  % len(report.sites),
-                  show_lines=False, header_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True,
-                  pad_edge=False)
-    wide = console.width >= 120
-    table.add_column("where", min_width=12, max_width=22, no_wrap=True, overflow="ellipsis")
-    table.add_column("site", max_width=30 if wide else 24, no_wrap=True, overflow="ellipsis")
-    table.add_column("form at exit", max_width=26, no_wrap=True, overflow="ellipsis")
-    if wide:
-        table.add_column("classes", max_width=18, no_wrap=True, overflow="ellipsis")
-    table.add_column("re-tgt", justify="right", no_wrap=True, min_width=6)
-    table.add_column("falls", justify="right", no_wrap=True, min_width=5)
-    table.add_column("misses≥", justify="right", no_wrap=True, min_width=7)
-    if wide:
-        table.add_column("counter", justify="right", no_wrap=True, min_width=7)
+    console.print("Sites with something to say (--all-sites for all %d)" % len(report.sites)
+                  if not all_sites else "Every executed site", style="bold")
     rows.sort(key=lambda r: (r.code["filename"], r.line or 0, r.col or 0))
+    cells, styles = [], []
     for r in rows:
         f = r.final
-        v = r.verdict()
         counter = "%d" % f.value if f.backoff is None else "%d/b%d" % (f.value, f.backoff)
         misses = format(r.misses, ",") if r.misses else ""
         if r.misses and not r.misses_exact:
             misses += "*"
         fn = r.code["qualname"]
-        site = Text(fn + ": " if fn != "<module>" else "", style="dim")
-        site.append(r.source or r.argrepr or r.family)
-        cells = ["%s:%s" % (os.path.basename(r.code["filename"]), r.line), site,
-                 Text(f.opname, style=_COLOURS.get(v, ""))]
-        if wide:
-            cells.append(", ".join(short_name(c) for c in r.classes))
-        cells += [str(r.retargets) if r.retargets else "",
-                  str(r.fallbacks) if r.fallbacks else "", misses]
-        if wide:
-            cells.append(counter)
-        table.add_row(*cells)
-    console.print(table)
+        site = (fn + ": " if fn != "<module>" else "") + (r.source or r.argrepr or r.family)
+        cells.append(["%s:%s" % (os.path.basename(r.code["filename"]), r.line), site,
+                      f.opname, ", ".join(short_name(c) for c in r.classes),
+                      str(r.retargets) if r.retargets else "",
+                      str(r.fallbacks) if r.fallbacks else "", misses, counter])
+        styles.append({"form at exit": _SGR_COLOURS.get(r.verdict(), "")})
+    out = console.file
+    for line in termtable.render(list(SITE_COLUMNS), cells, width=termtable.width_for(out),
+                                 drop_order=SITE_DROP_ORDER, floors=SITE_FLOORS,
+                                 right=("re-tgt", "falls", "misses≥", "counter"),
+                                 colour=_colour(console), styles=styles):
+        out.write(line + "\n")
+    out.flush()
     if any(r.misses and not r.misses_exact for r in rows):
         console.print("* a lower bound: a re-specialization fell between two "
                       "samples, so more may have happened; CPython does not "
@@ -373,12 +377,16 @@ def render_tier2(report, console, max_loops=8):
                           "%d exits; %s" % (head, e["index"], e["appeared_s"],
                                              e["trace_length"], e["guards"], e["exits"], fate))
         last = l["executors"][-1]
-        for g in last["by_line"]:
-            if g["line"] is None:
-                continue
-            names = [u[0] for u in g["uops"]]
-            console.print("      %5s  %-28s %s" % (g["line"], g["source"][:28], " ".join(names)),
-                          style="dim", overflow="fold")
+        by_line = [[str(g["line"]), g["source"], " ".join(u[0] for u in g["uops"])]
+                   for g in last["by_line"] if g["line"] is not None]
+        if by_line:
+            out = console.file
+            for line in termtable.render(["line", "source", "micro-ops"], by_line,
+                                         width=termtable.width_for(out), indent="      ",
+                                         right=("line",), floors={"source": 16, "micro-ops": 20},
+                                         colour=_colour(console)):
+                out.write(line + "\n")
+            out.flush()
     if len(loops) > max_loops:
         console.print("  ... and %d more loops (see --json / --html)" % (len(loops) - max_loops),
                       style="dim")

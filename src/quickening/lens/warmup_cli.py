@@ -5,6 +5,7 @@ import argparse
 import os
 import sys
 
+from quickening import termtable
 from quickening.lens.warmup import (WarmupError, trace_function_warmup,
                                     trace_warmup)
 
@@ -19,6 +20,10 @@ state, each measured on a fresh code object.
 
 Options go before the target, like `python`; what follows FILE::function
 is its arguments (Python literals, or plain strings).
+
+The tables fit $COLUMNS (else the terminal): the family column goes first,
+then the executions go on in further blocks; when stdout is not a terminal
+they are plain text at full width; NO_COLOR honoured.
 """
 
 
@@ -130,18 +135,18 @@ def _short(site):
     return name
 
 
-def render(res, title, all_sites=False, console=None, counters=False):
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    if console is None:
-        console = Console()
-        if not console.is_terminal:
-            console = Console(width=160)
+def render(res, title, all_sites=False, out=None, counters=False):
+    """The two tables on out (default stdout): plain text, within $COLUMNS (else
+    the terminal's width; not a terminal: no limit).  A table too wide for it
+    first gives up the family column, then goes on in further blocks of
+    executions, each led by the site and its fresh form again."""
+    out = sys.stdout if out is None else out
+    width = termtable.width_for(out)
+    colour = termtable.colour_for(out)
     version = ".".join(map(str, res.version))
-    console.print(Text("quickening warmup — CPython %s — %s" % (version, title), style="bold"))
+    lines = ["quickening warmup — CPython %s — %s" % (version, title)]
     if not res:
+        _write(out, lines)
         return
     keys = []
     rows = {}
@@ -154,56 +159,94 @@ def render(res, title, all_sites=False, console=None, counters=False):
                 rows[k] = [None] * len(states)
                 rows[k + ("meta",)] = s
             rows[k][i] = s
-    table = Table(header_style="bold", title="form of each site on fresh code and after execution N "
-                  "(· = unchanged%s)" % (", counter value/backoff" if counters else ""))
-    table.add_column("site")
-    table.add_column("family")
     n = len(res)
-    table.add_column("fresh")
-    for i in range(n):
-        table.add_column(str(i + 1))
-    shown = 0
+    headers = ["site", "family", "fresh"] + [str(i + 1) for i in range(n)]
+    cells, styles = [], []
     for k in keys:
-        cells = rows[k]
-        forms = set((c["opname"], c["counter_raw"]) for c in cells if c)
+        per = rows[k]
+        forms = set((c["opname"], c["counter_raw"]) for c in per if c)
         if not all_sites and len(forms) <= 1:
             continue
         meta = rows[k + ("meta",)]
         row = ["%s:%s" % (meta["code"], meta["line"]), meta["family"]]
+        style = {}
         prev = None
-        for c in cells:
+        for header, c in zip(headers[2:], per):
             if c is None:
                 row.append("")
                 continue
-            style = {"specialized": "green", "adaptive": "yellow",
-                     "instrumented": "cyan"}.get(c["state"], "")
             counter = "%d" % c["counter_value"] if c["backoff"] is None else \
                 "%d/%d" % (c["counter_value"], c["backoff"])
-            if prev is not None and c["opname"] == prev:
-                t = Text("·", style="dim")
-                if counters:
-                    t.append(" " + counter, style="dim")
-            else:
-                t = Text(_short(c), style=style + " bold")
-                if counters:
-                    t.append(" " + counter, style="dim")
-            row.append(t)
+            unchanged = prev is not None and c["opname"] == prev
+            text = "·" if unchanged else _short(c)
+            row.append(text + (" " + counter if counters else ""))
+            style[header] = "dim" if unchanged else \
+                {"specialized": "bold green", "adaptive": "bold yellow",
+                 "instrumented": "bold cyan"}.get(c["state"], "bold")
             prev = c["opname"]
-        table.add_row(*row)
-        shown += 1
-    if shown:
-        console.print(table)
+        cells.append(row)
+        styles.append(style)
+    if cells:
+        lines += ["", "form of each site on fresh code and after execution N (· = unchanged%s)"
+                  % (", counter value/backoff" if counters else "")]
+        lines += _blocks(headers, cells, styles, width, colour, fixed=3, drop=("family",))
     else:
-        console.print("no site changed form in %d executions (--all-sites lists them)" % n)
+        lines.append("no site changed form in %d executions (--all-sites lists them)" % n)
     if res.time_ns:
-        t = Table(header_style="bold", title="time of execution N on fresh code "
-                  "(best of repeats) vs warmed steady state")
-        t.add_column("")
-        for i in range(len(res.time_ns)):
-            t.add_column(str(i + 1), justify="right")
-        t.add_column("steady", justify="right")
-        t.add_row("µs", *["%.2f" % (x / 1000.0) for x in res.time_ns],
-                  "%.2f" % (res.steady_ns / 1000.0))
+        headers = [""] + [str(i + 1) for i in range(len(res.time_ns))] + ["steady"]
+        cells = [["µs"] + ["%.2f" % (x / 1000.0) for x in res.time_ns] +
+                 ["%.2f" % (res.steady_ns / 1000.0)]]
         if res.steady_ns:
-            t.add_row("× steady", *["%.2f" % (x / res.steady_ns) for x in res.time_ns], "1.00")
-        console.print(t)
+            cells.append(["× steady"] + ["%.2f" % (x / res.steady_ns) for x in res.time_ns]
+                         + ["1.00"])
+        lines += ["", "time of execution N on fresh code (best of repeats) vs warmed steady state"]
+        lines += _blocks(headers, cells, [{}] * len(cells), width, colour, fixed=1, drop=(),
+                         right=headers[1:])
+    _write(out, lines)
+
+
+def _write(out, lines):
+    out.write("\n".join(lines) + "\n")
+    out.flush()
+
+
+def _blocks(headers, cells, styles, width, colour, fixed, drop, right=()):
+    """The table's lines; wider than width, it leaves out the columns in drop,
+    then splits the columns after the first `fixed` into blocks that fit, each
+    repeating those first columns."""
+    natural = [max(len(headers[i]), *(len(r[i]) for r in cells)) for i in range(len(headers))]
+    lead = [i for i in range(fixed)]
+    rest = list(range(fixed, len(headers)))
+
+    def size(cols):
+        return sum(natural[i] for i in cols) + len(termtable.GAP) * (len(cols) - 1)
+
+    dropped = []
+    if width is not None:
+        for name in drop:
+            if size(lead + rest) <= width:
+                break
+            i = headers.index(name)
+            lead.remove(i)
+            dropped.append(name)
+    groups = [rest]
+    if width is not None and size(lead + rest) > width:
+        groups, current = [], []
+        for i in rest:
+            if current and size(lead + current + [i]) > width:
+                groups.append(current)
+                current = []
+            current.append(i)
+        groups.append(current)
+    lines = []
+    for n, group in enumerate(groups):
+        cols = lead + group
+        if n:
+            lines.append("")
+        lines += termtable.render([headers[i] for i in cols], [[r[i] for i in cols] for r in cells],
+                                  width=width, right=right, colour=colour,
+                                  styles=[{h: st[h] for h in (headers[i] for i in cols) if h in st}
+                                          for st in styles])
+    if dropped:
+        lines.append("(left out at %d columns: %s)" % (width, ", ".join(dropped)))
+    return lines

@@ -1,16 +1,26 @@
-"""Plain-text tables for terminal output (copyable, no colour codes)."""
+"""Plain-text tables for the measurement commands' output (stdout).
+
+They are quickening.termtable's tables: every character of a cell kept, within
+$COLUMNS (else the terminal's width; output that is not a terminal has no limit
+unless $COLUMNS is set) by leaving out the columns a caller names, in its order,
+then wrapping the widest cells; bold headers only on a terminal without NO_COLOR.
+"""
+
+import sys
+
+from quickening import termtable
 
 
-def table(rows, indent="  ") -> list:
-    """Left-aligned columns; a rule under the first row."""
-    rows = [tuple(str(c) for c in r) for r in rows]
-    widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
-    out = []
-    for n, r in enumerate(rows):
-        out.append(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
-        if n == 0:
-            out.append(indent + "  ".join("-" * w for w in widths))
-    return out
+def table(rows, indent="  ", drop_order=(), right=(), floors=None) -> list:
+    """Lines of the table whose first row is its headers; its first column (what
+    a row is about) is never wrapped unless floors says otherwise."""
+    headers = [str(c) for c in rows[0]]
+    body = [[str(c) for c in r] + [""] * (len(headers) - len(r)) for r in rows[1:]]
+    out = sys.stdout
+    floors = {headers[0]: None, **(floors or {})}
+    return termtable.render(headers, body, width=termtable.width_for(out), indent=indent,
+                            drop_order=drop_order, right=right, floors=floors,
+                            colour=termtable.colour_for(out))
 
 
 def plural(n: int, word: str) -> str:

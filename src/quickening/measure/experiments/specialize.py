@@ -121,7 +121,11 @@ def render_text(record) -> str:
         first = role == snip.label
         rows.append((role if first else "  + " + role, snip.stmt if first else "",
                      " / ".join(bases), *[_cell(s, len(bases) > 1) for s in sites]))
-    lines += text.table(rows)
+    # too narrow: "compiled as" goes first (each form names its base), then the
+    # operation and statement wrap before the forms do
+    lines += text.table(rows, drop_order=("compiled as",),
+                        floors={"operation": 12, "statement": 10, "compiled as": None,
+                                **{v: 16 for v in versions}})
     lines.append("")
     for i in interps:
         lines.append(f"  {i['interpreter']['version']}: {i['python']}")

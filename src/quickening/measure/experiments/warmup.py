@@ -193,7 +193,10 @@ def render_text(record) -> str:
                 if at and at[2] is not None:
                     counter = _counter_text(at[2], info["version_info"])
             rows.append((snip.label, snip.stmt, first, _forms(site["history"]), counter))
-        lines += text.table(rows)
+        # too narrow for the forms at 26: the counter word goes first
+        lines += text.table(rows, drop_order=("counter word then",),
+                            floors={"operation": 12, "statement": 10, "forms": 26,
+                                    "counter word then": 14})
     return "\n".join(lines)
 
 
