@@ -140,3 +140,44 @@ def test_tier2_html_in_chromium(jit314):
             assert errors == []
         finally:
             browser.close()
+
+
+SIDE_EXIT = program("side_exit.py")
+
+
+@pytest.mark.parametrize("name", ["3.14", "3.15"])
+def test_an_executor_on_a_site_is_tier_2_not_a_fall_back(tmp_path, name):
+    """Where tier 2 puts ENTER_EXECUTOR on a site that is not a back edge (3.14
+    starts a trace at a guard that keeps failing, 3.15 also at a hot
+    function's RESUME), the site is reported as covered by an executor, with
+    its tier-1 verdict, not as having fallen back; the offsets are the ones
+    the program reads in its own raw stream."""
+    py = PYTHONS.get(name)
+    if py is None:
+        if builds.under_ci():
+            pytest.fail(builds.missing_reason(name) + " (CI=true: a missing build fails)")
+        pytest.skip(builds.missing_reason(name))
+    reports = {}
+    for jit in ("0", "1"):
+        out = tmp_path / ("r%s.json" % jit)
+        r = run_watch(["--python", py, "--quiet", "--json", str(out), SIDE_EXIT],
+                      env={"PYTHON_JIT": jit})
+        assert r.returncode == 0, r.stderr
+        reports[jit] = (json.loads(r.stdout), json.loads(out.read_text()))
+    truth, report = reports["1"]
+    total = [s for s in report["sites"] if s["function"] == "total"]
+    covered = sorted(s["offset"] for s in total if s["executor_at_exit"])
+    assert covered == sorted(o for o in truth["executors"] if o not in truth["back_edges"])
+    for s in report["sites"]:
+        if s["executor_at_exit"]:
+            assert s["executor_since_s"] is not None
+            assert s["verdict"] != "fell-back" and s["form"] != "ENTER_EXECUTOR", s
+    assert not [f for f in report["findings"] if f["kind"] == "fell-back"
+                and "ENTER_EXECUTOR" in f["sentence"]]
+    # a counter is evidence of guard misses only where it moves on misses: the
+    # JIT-off run of the same program says which sites never miss
+    quiet = {s["id"] for s in reports["0"][1]["sites"] if s["verdict"] == "specialized"}
+    for f in report["findings"]:
+        if f["kind"] == "missing":
+            assert f["site"] not in quiet, f["sentence"]
+            assert "`RESUME`" not in f["sentence"], f["sentence"]

@@ -185,6 +185,17 @@ def test_unsupported_python_is_named(tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1 and r.returncode != 0
 
 
+def test_python_given_by_a_relative_path_is_probed_and_runs(tmp_path):
+    # the build is probed in another directory: ./bin/python must still be found
+    (tmp_path / "bin").mkdir()
+    os.symlink(sys.executable, tmp_path / "bin" / "python")
+    (tmp_path / "p.py").write_text("print('ran')\n")
+    r = run_watch(["--quiet", "--python", os.path.join(".", "bin", "python"), "p.py"],
+                  cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "ran\n"
+
+
 @pytest.mark.parametrize("python", python_params())
 def test_observers_are_reported(tmp_path, python):
     prog = tmp_path / "tracer.py"

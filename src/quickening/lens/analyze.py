@@ -179,6 +179,8 @@ class SiteReport(object):
         self.first_specialized = None
         self.instrumented = False
         self.gave_up = False   # 3.11: base form put back for good
+        self.executor_since = None   # a tier-2 executor sits on the site (from t)
+        self.executor_at_exit = False
         self.cooldown = None   # counter value right after specializing
 
     @property
@@ -212,6 +214,8 @@ class SiteReport(object):
         o = self.final
         if o is None or o.state != "specialized" or self.cooldown is None:
             return 0
+        if self.family == "RESUME":
+            return 0      # 3.15's RESUME counter counts calls toward a trace
         return max(0, self.cooldown - o.value)
 
     def verdict(self):
@@ -375,6 +379,8 @@ def analyze(run, code_text=None):
         timeline.sort(key=lambda x: x[0])   # baselines arrive late
     src_cache = {}
     sites = []
+    state = run.tier2 or (run.hello or {}).get("tier2") or {}
+    counters_move = bool(state.get("enabled")) and tuple(tables.version[:2]) >= (3, 15)
     for cid, meta in sorted(run.codes.items()):
         timeline = per_code.get(cid)
         if not timeline:
@@ -395,6 +401,15 @@ def analyze(run, code_text=None):
                     continue          # this site's bytes did not change
                 (s,) = D.decode(tables, co_code, b, [struct[i]])
                 r = reports[i]
+                if s.state == "executor":
+                    # tier 2 took the site over (3.14+ also starts traces at a
+                    # hot side exit, e.g. a guard that keeps failing): its
+                    # tier-1 form is hidden in the executor, not gone
+                    if r.executor_since is None:
+                        r.executor_since = t
+                        r.events.append((t, "tier-2 executor", s.opname, None,
+                                         "a trace starts here"))
+                    continue
                 o = Obs(t, s, _target_name(run, s))
                 if r.obs and r.obs[-1].same(o):
                     continue
@@ -402,11 +417,18 @@ def analyze(run, code_text=None):
             prev = b
         lines = _read_source(meta["filename"], src_cache, code_text)
         last = timeline[-1][1]
+        if tables.enter_executor is not None:
+            for (lo, hi), r in zip(spans, reports):
+                r.executor_at_exit = last[lo] == tables.enter_executor
         quickened = any(tables.opname[last[i]] == "RESUME_QUICK"
                         for i in range(0, min(len(last), 40), 2))
         for r in reports:
-            r.cooldown = None if tables.is_311 else cooldown
+            # 3.15 with tier 2 on: recording a trace moves the counters of the
+            # specialized instructions it passes (52 -> 0 on `int += int`,
+            # which cannot miss), so a counter is no evidence of misses there
+            r.cooldown = None if tables.is_311 or counters_move else cooldown
             _history(r, cooldown, tables)
+            r.events.sort(key=lambda e: e[0])
             r.source = _snippet(lines, r.line, r.endline, r.col, r.endcol)
             if tables.is_311 and quickened and r.final is not None \
                     and r.final.state == "generic":

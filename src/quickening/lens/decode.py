@@ -187,10 +187,14 @@ class Tables(object):
 
     def state_of(self, op, base):
         """'specialized', 'adaptive' (3.11 waiting form), 'instrumented',
-        'generic' (the base form), or 'other'."""
+        'generic' (the base form), 'executor' (ENTER_EXECUTOR: a tier-2
+        trace starts here; the instruction it covers is kept inside the
+        executor, its caches stay in the stream) or 'other'."""
         name = self.opname[op]
         if op == base:
             return "generic"
+        if op == self.enter_executor:
+            return "executor"
         if name.startswith("INSTRUMENTED_"):
             return "instrumented"
         if op in self._adaptive:

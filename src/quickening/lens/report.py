@@ -26,7 +26,12 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/2"`
   ``file, function, firstlineno, offset, line, end_line, col, end_col,
   source``                  where it is (source = the expression's text)
   ``family``                base instruction, e.g. LOAD_ATTR
-  ``form``                  live instruction at exit, e.g. LOAD_ATTR_SLOT
+  ``form``                  live instruction at exit, e.g. LOAD_ATTR_SLOT (when
+                            a tier-2 executor covers the site, its last tier-1
+                            form)
+  ``executor_at_exit, executor_since_s``  an ENTER_EXECUTOR sits on the site
+                            at exit / since when one was first seen there
+                            (3.14+ with the JIT on: a trace starts here)
   ``state``                 specialized | generic | adaptive (3.11) |
                             instrumented
   ``verdict``               specialized | polymorphic | missing (specialized
@@ -101,6 +106,8 @@ def site_dict(r):
         "family": r.family,
         "form": f.opname,
         "state": f.state,
+        "executor_at_exit": r.executor_at_exit,
+        "executor_since_s": r.executor_since,
         "verdict": r.verdict(),
         "counter": {"raw": f.raw, "value": f.value, "backoff": f.backoff},
         "classes": list(r.classes),

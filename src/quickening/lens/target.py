@@ -47,9 +47,11 @@ def describe(python):
         return info
     except (OSError, ValueError):
         pass
+    # it runs in LENS_DIR: a relative path (./venv/bin/python) must still name it
+    exe = os.path.abspath(python) if os.sep in python else python
     try:
         # -s -E: no user site, no PYTHON* variables; the answer is about the build
-        r = subprocess.run([python, "-s", "-E", os.path.join(LENS_DIR, "decode.py"),
+        r = subprocess.run([exe, "-s", "-E", os.path.join(LENS_DIR, "decode.py"),
                             "--describe"], capture_output=True, text=True, timeout=60,
                            cwd=LENS_DIR)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -86,8 +88,7 @@ def _fallback(python, result):
         version = [int(x) for x in lines[0].split()]
         impl = lines[1].strip()
         return {"readable": False, "version": version, "implementation": impl,
-                "reason": "%s %s is not one the lens can read" % (
-                    impl, ".".join(map(str, version)))}
+                "reason": "the lens cannot read its bytecode"}
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
         err = (result.stderr or "").strip().splitlines()
         return {"readable": False, "version": None,
