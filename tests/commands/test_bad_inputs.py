@@ -2,7 +2,9 @@
 stderr naming the command, a non-zero exit, and no traceback of quickening's own
 code.  Where `python` itself has an answer (a syntax error in the program, a
 missing file, a directory), `quickening run` gives python's, compared with the
-native run; the report commands give the same facts in their one line."""
+native run; the report commands give the same facts in their one line.  TABLE at
+the end names, for each command and each bad input, the test that checks it or
+why the input does not apply (issue 21.2)."""
 
 import os
 import subprocess
@@ -35,6 +37,17 @@ def programs(tmp_path_factory):
     (d / "main_dir").mkdir()
     (d / "main_dir" / "__main__.py").write_text(
         "import sys\nprint(sys.argv, __name__, __file__, sys.path[0])\n")
+    # interpreters given with --python: every start of theirs is logged, so a test
+    # sees that only the version probes ran, never the program
+    (d / "old_python").write_text(
+        "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/ran-old\"\n"
+        "if [ \"$1\" = -I ] && [ \"$2\" = -c ]; then echo 3 10 4; echo cpython; exit 0; fi\n"
+        "exit 1\n")
+    (d / "broken_python").write_text(
+        "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/ran-broken\"\n"
+        "echo 'fatal: this build cannot start' >&2\nexit 3\n")
+    for name in ("old_python", "broken_python"):
+        (d / name).chmod(0o755)
     return d
 
 
@@ -214,3 +227,224 @@ def test_records_and_cpython_tests_name_what_is_missing(programs, tmp_path):
     assert "nosuch" in _assert_one_clear_line(rec, "records")
     cpt = _run(["cpython-tests", "test_no_such_module"], programs)
     assert "test_no_such_module" in _assert_one_clear_line(cpt, "cpython-tests")
+
+
+@pytest.mark.parametrize("command", ["run", "dis", "watch"])
+def test_a_failing_program_shows_only_its_traceback(command, programs):
+    """The program's own exception is python's answer, exactly: its traceback and
+    status, none of quickening's frames (watch runs it natively)."""
+    out = _run([*PROGRAM_COMMANDS.get(command, [command]), "fails.py"], programs)
+    native = _native(["fails.py"], programs)
+    assert out.returncode == native.returncode == 1
+    assert out.stderr.startswith(native.stderr), out.stderr
+    assert "quickening/" not in out.stderr
+
+
+@pytest.mark.parametrize("command", ["dis", "watch"])
+def test_an_empty_program_is_what_python_makes_of_it(command, programs):
+    """An empty file is a program that does nothing (python runs it, status 0):
+    dis lists its one code object, watch says nothing ran long enough to be seen.
+    (run: test_run_takes_what_python_takes; fidelity refuses a verdict:
+    test_no_false_verdicts.py::test_nothing_executed_is_not_a_verdict.)"""
+    out = _run([*PROGRAM_COMMANDS.get(command, [command]), "empty.py"]
+               if command != "watch" else ["watch", "empty.py"], programs)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr
+    if command == "dis":
+        assert out.stdout.startswith("Disassembly of <module> (")
+    else:
+        assert "No site of the program's own code ran" in " ".join(out.stderr.split())
+
+
+# --- the table: each command against each bad input ------------------------------------
+#
+# A cell is a Case (run here: one line naming the command, saying `says`, a
+# non-zero status and no traceback; `nothing_ran`: the --python given was started
+# only to ask its version), ("test", name): a test of its own checks it (name in
+# this file, or "file.py::name" beside it), or
+# ("n/a", why the input does not apply to the command).
+
+INPUTS = ("missing", "empty", "binary", "syntax error", "directory", "unknown option",
+          "missing -m module", "unsupported --python", "broken --python",
+          "failing setup or workload", "--function not found")
+
+
+class Case:
+    def __init__(self, args, says, status=None, nothing_ran=None):
+        self.args, self.says, self.status, self.nothing_ran = args, says, status, nothing_ran
+
+
+NO_PYTHON_OPTION = ("n/a", "runs in the interpreter, on the CPython 3.13 running quickening: "
+                           "--python is an unknown option")
+NO_FUNCTION_OPTION = ("n/a", "has no --function option")
+WARMUP = ["warmup", "-n", "2", "--repeat", "0"]
+COMPARE = ["compare", "-N", "1", "-M", "1", "--no-record", "--no-chart", "-q"]
+EXPERIMENT = ["--no-record", "--no-chart", "-q"]
+
+TABLE = {
+    "run": {
+        "missing": ("test", "test_run_answers_as_python_does"),
+        "empty": ("test", "test_run_takes_what_python_takes"),
+        "binary": ("test", "test_run_answers_as_python_does"),
+        "syntax error": ("test", "test_run_answers_as_python_does"),
+        "directory": ("test", "test_run_answers_as_python_does"),
+        "unknown option": ("test", "test_an_unknown_option"),
+        "missing -m module": ("test", "test_a_missing_module"),
+        "unsupported --python": NO_PYTHON_OPTION,
+        "broken --python": NO_PYTHON_OPTION,
+        "failing setup or workload": ("test", "test_a_failing_program_shows_only_its_traceback"),
+        "--function not found": NO_FUNCTION_OPTION,
+    },
+    "dis": {
+        "missing": ("test", "test_a_program_that_cannot_run"),
+        "empty": ("test", "test_an_empty_program_is_what_python_makes_of_it"),
+        "binary": ("test", "test_a_program_that_cannot_run"),
+        "syntax error": ("test", "test_a_program_that_cannot_run"),
+        "directory": ("test", "test_a_program_that_cannot_run"),
+        "unknown option": ("test", "test_an_unknown_option"),
+        "missing -m module": ("test", "test_a_missing_module"),
+        "unsupported --python": NO_PYTHON_OPTION,
+        "broken --python": NO_PYTHON_OPTION,
+        "failing setup or workload": ("test", "test_a_failing_program_shows_only_its_traceback"),
+        "--function not found": Case(["dis", "--function", "nosuch", "-c", "def f(): pass"],
+                                     "--function nosuch: no function of that name ran", 1),
+    },
+    "fidelity": {
+        "missing": ("test", "test_a_program_that_cannot_run"),
+        "empty": ("test", "test_no_false_verdicts.py::test_nothing_executed_is_not_a_verdict"),
+        "binary": ("test", "test_a_program_that_cannot_run"),
+        "syntax error": ("test", "test_a_program_that_cannot_run"),
+        "directory": ("test", "test_a_program_that_cannot_run"),
+        "unknown option": ("test", "test_an_unknown_option"),
+        # sites are joined by file: a module is refused, found or not
+        "missing -m module": Case(["fidelity", "-m", "no_such_module_here"],
+                                  "give a script path", 2),
+        "unsupported --python": NO_PYTHON_OPTION,
+        "broken --python": NO_PYTHON_OPTION,
+        "failing setup or workload": ("test", "test_no_false_verdicts.py::"
+                                              "test_a_failing_program_is_not_compared"),
+        "--function not found": NO_FUNCTION_OPTION,
+    },
+    "watch": {
+        "missing": ("test", "test_a_program_that_cannot_run"),
+        "empty": ("test", "test_an_empty_program_is_what_python_makes_of_it"),
+        "binary": ("test", "test_a_program_that_cannot_run"),
+        "syntax error": ("test", "test_a_program_that_cannot_run"),
+        "directory": ("test", "test_a_program_that_cannot_run"),
+        "unknown option": ("test", "test_an_unknown_option"),
+        "missing -m module": ("test", "test_a_missing_module"),
+        "unsupported --python": Case(["watch", "--python", "./old_python", "good.py"],
+                                     "supports CPython 3.11 to 3.15; ./old_python is CPython "
+                                     "3.10.4", 2, nothing_ran="ran-old"),
+        "broken --python": Case(["watch", "--python", "./broken_python", "good.py"],
+                                "./broken_python is unknown: it did not start: fatal: this "
+                                "build cannot start", 2, nothing_ran="ran-broken"),
+        "failing setup or workload": ("test", "test_a_failing_program_shows_only_its_traceback"),
+        "--function not found": NO_FUNCTION_OPTION,
+    },
+    "warmup": {
+        "missing": Case([*WARMUP, "missing.py::f"], "can't open file", 2),
+        "empty": Case([*WARMUP, "empty.py::f"], "has no function 'f'", 2),
+        "binary": Case([*WARMUP, "binary.py::f"], "SyntaxError", 2),
+        "syntax error": Case([*WARMUP, "syntax.py::f"], "SyntaxError", 2),
+        "directory": Case([*WARMUP, "plain_dir::f"], "is a directory", 2),
+        "unknown option": ("test", "test_an_unknown_option"),
+        "missing -m module": ("n/a", "times a statement or FILE::function, never a module "
+                                     "(-m is an unknown option)"),
+        "unsupported --python": Case([*WARMUP, "--python", "./old_python", "-c", "pass"],
+                                     "supports CPython 3.11 to 3.15", 2, nothing_ran="ran-old"),
+        "broken --python": Case([*WARMUP, "--python", "./broken_python", "-c", "pass"],
+                                "it did not start", 2, nothing_ran="ran-broken"),
+        "failing setup or workload": ("test", "test_warmup_a_target_that_fails"),
+        "--function not found": Case([*WARMUP, "good.py::nosuch"], "has no function 'nosuch'",
+                                     2),
+    },
+    "compare": {
+        "missing": ("test", "test_compare_a_workload_that_cannot_run"),
+        "empty": ("n/a", "an empty file is a workload that does nothing: both sides run it "
+                         "and agree"),
+        "binary": ("test", "test_compare_a_workload_that_cannot_run"),
+        "syntax error": ("test", "test_compare_a_workload_that_cannot_run"),
+        "directory": ("test", "test_compare_a_workload_that_cannot_run"),
+        "unknown option": ("test", "test_an_unknown_option"),
+        "missing -m module": ("n/a", "a workload is a file, pyperformance:NAME or loop:NAME"),
+        "unsupported --python": Case([*COMPARE, "--b-python", "./old_python", "good.py"],
+                                     "supports CPython 3.11 to 3.15", 1, nothing_ran="ran-old"),
+        "broken --python": Case([*COMPARE, "--a-python", "./broken_python", "good.py"],
+                                "it did not start: fatal: this build cannot start", 1,
+                                nothing_ran="ran-broken"),
+        "failing setup or workload": ("test", "test_compare_a_failing_workload_shows_only_"
+                                              "its_traceback"),
+        "--function not found": NO_FUNCTION_OPTION,
+    },
+    "experiment": {
+        **{case: ("n/a", "runs its own snippets, not a program")
+           for case in ("missing", "empty", "binary", "syntax error", "directory",
+                        "missing -m module", "failing setup or workload")},
+        "unknown option": ("test", "test_an_unknown_option"),
+        "unsupported --python": Case(["experiment", "warmup", "--python", "./old_python",
+                                      *EXPERIMENT], "supports CPython 3.11 to 3.15", 1,
+                                     nothing_ran="ran-old"),
+        "broken --python": Case(["experiment", "specialize", "--python", "./broken_python",
+                                 *EXPERIMENT], "it did not start", 1, nothing_ran="ran-broken"),
+        "--function not found": NO_FUNCTION_OPTION,
+    },
+    "records": {
+        "missing": ("test", "test_records_and_cpython_tests_name_what_is_missing"),
+        **{case: ("n/a", "reads records, runs nothing")
+           for case in ("empty", "binary", "syntax error", "directory", "missing -m module",
+                        "unsupported --python", "broken --python", "failing setup or workload",
+                        "--function not found")},
+        "unknown option": ("test", "test_an_unknown_option"),
+    },
+    "cpython-tests": {
+        "missing": ("test", "test_records_and_cpython_tests_name_what_is_missing"),
+        **{case: ("n/a", "runs the host's own Lib/test modules, named")
+           for case in ("empty", "binary", "syntax error", "directory", "missing -m module",
+                        "failing setup or workload", "--function not found")},
+        "unknown option": ("test", "test_an_unknown_option"),
+        "unsupported --python": NO_PYTHON_OPTION,
+        "broken --python": NO_PYTHON_OPTION,
+    },
+}
+
+
+def test_the_table_covers_every_command_and_input():
+    from quickening import cli
+    assert set(TABLE) == set(cli.COMMANDS)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for command, cells in TABLE.items():
+        assert set(cells) == set(INPUTS), command
+        for case, cell in cells.items():
+            if isinstance(cell, Case):
+                continue
+            kind, what = cell
+            assert kind in ("test", "n/a") and what, (command, case)
+            if kind == "n/a":
+                continue
+            path, _, name = what.rpartition("::")
+            source = open(os.path.join(here, path) if path else __file__).read()
+            assert f"def {name}(" in source, (command, case, what)
+
+
+CASES = [(command, case) for command, cells in TABLE.items() for case, cell in cells.items()
+         if isinstance(cell, Case)]
+
+
+@pytest.mark.parametrize("command, case", CASES, ids=[f"{c}-{i}" for c, i in CASES])
+def test_the_table(command, case, programs):
+    cell = TABLE[command][case]
+    if cell.nothing_ran:
+        (programs / cell.nothing_ran).unlink(missing_ok=True)
+    out = _run(cell.args, programs)
+    line = _assert_one_clear_line(out, command)
+    assert cell.says in line
+    if cell.status is not None:
+        assert out.returncode == cell.status, line
+    if cell.nothing_ran:
+        # started only to be asked what it is: the lens's probe or the version question
+        log = programs / cell.nothing_ran
+        starts = log.read_text().splitlines() if log.exists() else []
+        assert starts, "the interpreter was never asked"
+        assert all("decode.py --describe" in s or s.startswith("-I -c") for s in starts), starts
+        assert out.stdout == "" or "good.py" not in out.stdout

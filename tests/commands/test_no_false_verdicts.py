@@ -3,6 +3,7 @@ children get the same stdin, arguments and environment, and a side that failed
 or printed something else makes it say "not compared" and exit non-zero."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -63,3 +64,28 @@ def test_nothing_executed_is_not_a_verdict(tmp_path):
     out = _fidelity(["empty.py"], tmp_path)
     assert out.returncode == 1
     assert "not compared" in out.stdout and "100" not in out.stdout
+
+
+SEES_ITS_WORLD = """\
+import os, sys
+def pairs(d):
+    return sorted(d.items())
+for _ in range(30):
+    pairs(os.environ)
+print(pairs(os.environ))
+print(sys.argv, sys.path[0], __file__, __name__, os.getcwd())
+print(repr(sys.stdin.read()))
+"""
+
+
+def test_both_runs_see_the_same_environment(tmp_path):
+    """Everything the program can see of how it was started prints the same on both
+    sides (environment, argv, sys.path[0], __file__, cwd, stdin), or fidelity would
+    say "not compared": the native side's sitecustomize leaves no trace."""
+    (tmp_path / "prog.py").write_text(SEES_ITS_WORLD)
+    env = dict(os.environ, QK_SEEN_BY_BOTH="yes", PYTHONPATH=str(tmp_path / "lib"))
+    out = subprocess.run([PYTHON, "-m", "quickening", "fidelity", "prog.py", "-x", "two words"],
+                         capture_output=True, text=True, cwd=tmp_path, input="some\ninput\n",
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("fidelity: ") and "agree" in out.stdout
