@@ -213,7 +213,12 @@ def test_observers_are_reported(tmp_path, python):
         "    m.use_tool_id(3, 'mine')\n"
         "    m.register_callback(3, m.events.LINE, lambda *a: None)\n"
         "    m.set_events(3, m.events.LINE)\n"
-        "    time.sleep(0.03)\n"
+        # the agent notices monitoring at its next sample: wait for two (a
+        # fixed sleep was missed on a loaded machine)
+        "    agent = sys.modules['_quickening_lens_agent'].AGENT\n"
+        "    n, deadline = agent.nsamples, time.monotonic() + 20\n"
+        "    while agent.nsamples < n + 2 and time.monotonic() < deadline:\n"
+        "        time.sleep(0.002)\n"
         "    m.set_events(3, 0)\n")
     r, report = watch_json(tmp_path, python, [str(prog)])
     kinds = [o["kind"] for o in report["observers"]]
