@@ -429,6 +429,8 @@ def analyze(run, code_text=None):
             r.cooldown = None if tables.is_311 or counters_move else cooldown
             _history(r, cooldown, tables)
             r.events.sort(key=lambda e: e[0])
+            if counters_move:
+                r.misses = 0        # not counted from counters (see above)
             r.source = _snippet(lines, r.line, r.endline, r.col, r.endcol)
             if tables.is_311 and quickened and r.final is not None \
                     and r.final.state == "generic":
