@@ -2,10 +2,14 @@
 (not editable) into a fresh venv, runs its commands -- including the HTML report,
 whose assets are package data that only a real install can lose.
 
-The wheel is built once per session; every test here shares one xdist group so
-the build happens on one worker only.
+The wheel is built once per session: the first worker to need it builds it under
+a lock in a directory all of the session's xdist workers share, the others use
+it.  (The xdist_group mark alone does not do it: pytest 9.2 drops xdist's group
+suffix from node ids, so --dist loadgroup spreads a group over the workers,
+pytest-xdist issue 1386, and each built its own wheel.)
 """
 
+import fcntl
 import json
 import os
 import shutil
@@ -40,8 +44,24 @@ print(total([Square(i) for i in range(2000)]))
 
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory):
-    """(venv python, quickening script) of a fresh venv holding the wheel."""
-    root = tmp_path_factory.mktemp("wheel")
+    """(venv python, quickening script, its purelib) of a fresh venv holding the wheel."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:             # no workers: this session's own directory
+        return _install(tmp_path_factory.mktemp("wheel"))
+    # the workers' base temp directories sit side by side in the session's
+    root = tmp_path_factory.getbasetemp().parent / f"wheel-{run}"
+    root.mkdir(exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "installed.json"
+        if done.exists():
+            return tuple(json.loads(done.read_text()))
+        result = _install(root)
+        done.write_text(json.dumps([str(p) for p in result]))
+        return result
+
+
+def _install(root):
     source = root / "source"
     shutil.copytree(CHECKOUT, source, ignore=_NOT_SOURCE)
     dist = root / "dist"
