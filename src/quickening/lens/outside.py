@@ -4,8 +4,9 @@ The agent's sampler is a thread of the program: while the program computes
 it gets the GIL about once per switch interval (5 ms), and a polymorphic
 site can re-target many times a millisecond, so which classes it showed
 changed from run to run.  The parent, waiting for the child anyway, copies
-the streams of the code objects that ran straight from ``/proc/PID/mem``
-about every millisecond: no GIL, nothing asked of the program, the same
+the streams of the code objects found straight from ``/proc/PID/mem``
+about every millisecond while one of them keeps changing (every 5 ms when
+none does): no GIL, nothing asked of the program, the same
 bytes ``code._co_code_adaptive`` returns.  The agent says where they are
 (see ``_Addresses`` in agent.py) and, at exit, names every class and
 function version it can, as it cannot know which ones these reads saw.
@@ -21,7 +22,8 @@ entry in several stores; a read in between would mix two states).
 import os
 import time
 
-ROUND_S = 0.001        # between rounds of reads
+ROUND_S = 0.001        # between rounds of reads while some stream keeps changing
+IDLE_ROUND_S = 0.005   # between rounds while none does (the parent's CPU is shared)
 HOT_S = 0.2            # a stream that changed this recently is read every round
 COLD_PER_ROUND = 8     # others, in turn, this many per round
 _HEADER = "quickening-lens-addrs"
@@ -128,6 +130,10 @@ class OutsideReader(object):
                 self.error = ("the agent gave no addresses (the program's own "
                               "/proc/self/mem could not be read)")
         self.close()
+
+    def pause(self):
+        """How long to wait before the next round."""
+        return ROUND_S if self.hot else IDLE_ROUND_S
 
     def close(self):
         if self._addrs_fd is not None:

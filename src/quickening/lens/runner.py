@@ -122,7 +122,7 @@ def wait_reading(proc, addrs_path, samples_path):
             if rc is not None:
                 break
             reader.round()
-            time.sleep(ROUND_S)
+            time.sleep(reader.pause())
     finally:
         reader.finish()
         try:
