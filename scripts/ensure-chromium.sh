@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure Debian's chromium is installed for the lens HTML test
-# (tests/lens/test_html.py drives it with playwright's executable_path).
+# (tests/lens/test_lens_html.py drives it with playwright's executable_path).
 # Quiet; never fails the run: if it cannot install (offline, no root), the
 # HTML test itself fails loudly and says chromium is missing.
 set -u

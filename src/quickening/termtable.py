@@ -51,7 +51,7 @@ def render(headers, rows, *, width=None, drop_order=(), right=(), floors=None, i
     """Lines of the table.  headers: column names; rows: lists of str; drop_order:
     the names of the columns to give up first when the table is too wide; right:
     the names of right-aligned columns; floors: {name: the narrowest a column may
-    wrap to and stay readable} (None: never wrapped); colour: bold headers and the
+    wrap to and stay readable} (None: its cells never wrapped); colour: bold headers and the
     styles; styles: per row, {column name: names in SGR, e.g. "bold green"}."""
     floors = floors or {}
     styles = styles or [{}] * len(rows)
@@ -64,8 +64,9 @@ def render(headers, rows, *, width=None, drop_order=(), right=(), floors=None, i
         wanted = floors.get(headers[i], MIN_CELL)
         # a header wraps at its spaces, never inside a word
         longest_word = max(len(w) for w in headers[i].split(" "))
-        wanted = natural[i] if wanted is None else max(wanted, longest_word)
-        return min(natural[i], wanted)
+        if wanted is None:      # its cells never wrap (its header still may)
+            wanted = max([0] + [len(r[i]) for r in rows])
+        return min(natural[i], max(wanted, longest_word))
 
     def least(cols):        # each column at its narrowest
         return len(indent) + sum(floor(i) for i in cols) + len(GAP) * (len(cols) - 1)

@@ -76,6 +76,7 @@ COMMANDS = {
                  WORKLOAD_NAME], "stdout", [WORKLOAD_NAME]),
     "experiment": (["experiment", "specialize", "--no-record", "--no-chart", "-q"], "stdout",
                    ["s[i]", "[x for x in xs]", "g(*args)"]),
+    "cpython-tests": (["cpython-tests", "-q", "test_bool"], "stdout", ["test_bool"]),
 }
 
 

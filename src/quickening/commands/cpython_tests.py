@@ -8,7 +8,9 @@ its test bodies and its doctest examples interpreted, each in a fresh
 process; the command prints per module the native and interpreted outcome
 (run/failures/errors/skipped), the escape count (interpreted code that ran
 natively) and the time ratio, then every test whose outcome differs.
-Exit status 0 only when every test's outcome matches the native run.
+Exit status 0 only when every test's outcome matches the native run.  The
+table fits $COLUMNS (else the terminal) by leaving out the columns native s,
+interp s, escapes in that order; not a terminal: plain text at full width.
 
 options:
   --json FILE            write the full per-test record as JSON

@@ -16,6 +16,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from quickening import termtable
+
 WORKER = "quickening.cpython_tests.worker"
 
 
@@ -144,6 +146,9 @@ def run_all(names, jobs=1, timeout=900, interpret_support=False, on_done=None, i
 
 HEADER = ("module", "native r/f/e/s", "interp r/f/e/s", "escapes", "native s", "interp s",
           "ratio", "status")
+# too narrow for the table ($COLUMNS, else the terminal): the seconds go first
+# (the ratio stays), then the escapes
+DROP_ORDER = ("native s", "interp s", "escapes")
 
 
 def format_table(results):
@@ -161,11 +166,11 @@ def format_table(results):
             status = f"MISMATCH ({len(r.mismatches)})"
         rows.append((r.name, r.native.counts_text(), r.interpreted.counts_text(), esc, ns, is_,
                      ratio, status))
-    widths = [max(len(str(row[i])) for row in [HEADER, *rows]) for i in range(len(HEADER))]
-    lines = []
-    for row in [HEADER, *rows]:
-        lines.append("  ".join(str(cell).ljust(w) if i == 0 or i == len(row) - 1
-                               else str(cell).rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
+    out = sys.stdout
+    lines = termtable.render(list(HEADER), rows, width=termtable.width_for(out),
+                             drop_order=DROP_ORDER, right=HEADER[1:-1],
+                             floors={name: None for name in HEADER},
+                             colour=termtable.colour_for(out))
     total_tests = sum(len(r.native.outcomes) for r in results)
     bad = sum(len(r.mismatches) for r in results)
     ok = sum(r.ok for r in results)
