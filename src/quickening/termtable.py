@@ -13,7 +13,6 @@ toward a cell's width.
 """
 
 import os
-import shutil
 
 GAP = "  "
 MIN_CELL = 6        # a column narrower than this is dropped rather than wrapped
@@ -25,7 +24,10 @@ def width_for(stream):
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
     if _is_terminal(stream):
-        return shutil.get_terminal_size((80, 24)).columns
+        try:        # this stream's terminal (shutil's asks stdout's, which may be a file)
+            return os.get_terminal_size(stream.fileno()).columns or 80
+        except (AttributeError, ValueError, OSError):
+            return 80
     return None
 
 
