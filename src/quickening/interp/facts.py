@@ -80,9 +80,11 @@ FRAME_LINENO = 40
 # from the executing frame's `previous`) and f_frame (the _PyInterpreterFrame it shows)
 FRAME_BACK = 16
 FRAME_FRAME = 24
-# _PyInterpreterFrame: f_locals (a strong reference), instr_ptr (f_lasti and, when
+# _PyInterpreterFrame: f_executable (the code it runs: a strong reference), f_locals
+# (a strong reference), instr_ptr (f_lasti and, when
 # PyFrameObject.f_lineno is 0, f_lineno are read from it), stacktop (how many of
 # localsplus are owned), localsplus (fast locals, then the value stack)
+IFRAME_EXECUTABLE = 0
 IFRAME_LOCALS = 40
 IFRAME_INSTR_PTR = 56
 IFRAME_STACKTOP = 64
@@ -240,12 +242,22 @@ def place_owned_frame(frame, code_base, lasti):
     return True
 
 
+def set_owned_frame_code(frame, code, code_base):
+    """Make a frame object owning its frame (a stand-in: tracebacks.frame_object)
+    report `code` as its f_code, at its first instruction (code_base: the address
+    of code's co_code_adaptive).  Its f_lasti and f_lineno are then read from
+    `code`, whose fast locals must be laid out as the frame's."""
+    _set_reference(id(frame) + FRAME_OWNED_DATA + IFRAME_EXECUTABLE, id(code))
+    MEM64[(id(frame) + OWNED_INSTR_PTR) >> 3] = code_base
+
+
 def set_frame_fast_all(frame, addresses):
     """set_frame_fast for fast locals 0.. len(addresses)-1 at once: addresses are the
     objects' (0: unbound), which the caller keeps alive.  True if any changed."""
     f = MEM64[(id(frame) + FRAME_FRAME) >> 3]
     if MEM32[(f + IFRAME_STACKTOP) >> 2] < len(addresses):
-        MEM32[(f + IFRAME_STACKTOP) >> 2] = len(frame.f_code.co_varnames)
+        # (addresses: every fast local: the frame owns them all again)
+        MEM32[(f + IFRAME_STACKTOP) >> 2] = len(addresses)
     base = (f + IFRAME_LOCALSPLUS) >> 3
     released = []
     mem32 = MEM32

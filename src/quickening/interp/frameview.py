@@ -67,7 +67,8 @@ class FrameView:
 
     @property
     def f_code(self):
-        return self._frame.info.code
+        # (what its frame object reports: a function's __code__)
+        return tracebacks.shown_code(self._frame.info)
 
     def _live_lasti(self):
         """The instruction being executed: a running frame's pc lives in its loop."""

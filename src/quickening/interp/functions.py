@@ -30,8 +30,11 @@ FunctionType = types.FunctionType
 
 
 def _assemble(instructions):
+    """(bytecode, offsets): offsets[i] is the code unit instruction i starts at."""
     out = bytearray()
+    offsets = []
     for opname, arg in instructions:
+        offsets.append(len(out) // 2)
         op = _OP[opname]
         if arg > 0xFF:
             for shift in (24, 16, 8):
@@ -39,6 +42,24 @@ def _assemble(instructions):
                     out += bytes([_OP["EXTENDED_ARG"], (arg >> shift) & 0xFF])
         out += bytes([op, arg & 0xFF])
         out += b"\0\0" * _CACHES.get(op, 0)
+    return bytes(out), offsets
+
+
+def _exception_table_entry(start, end, target, depth):
+    """One entry of a code object's exception table (the units start..end-1 go to
+    `target` with `depth` items on the stack, lasti not pushed): each number in
+    6-bit chunks, most significant first, 0x40 on all but the last chunk, 0x80 on
+    the entry's first byte."""
+    out = bytearray()
+    for value in (start, end - start, target, depth << 1):
+        chunks = [value & 63]
+        value >>= 6
+        while value:
+            chunks.append(value & 63)
+            value >>= 6
+        chunks.reverse()
+        out += bytes(c | 0x40 for c in chunks[:-1]) + bytes(chunks[-1:])
+    out[0] |= 0x80
     return bytes(out)
 
 
@@ -47,34 +68,65 @@ def _trampoline_code(info, body_returns_tuple=False):
 
     The code keeps the real code's co_consts (and co_names) first, so code that
     inspects `f.__code__.co_consts` (a docstring, nested code objects) sees the
-    real ones; enter, info and globals are appended after them."""
+    real ones; enter, info, globals and tracebacks.leaving are appended after them.
+    It is at least as long as the real code and has its location table, so that an
+    instruction offset of the real code has the same line and positions in it: the
+    frame objects of the function's activations report it as their code (the
+    function's __code__, as in CPython: tracebacks.shown_code).  An exception
+    leaving the call is handed to tracebacks.leaving, which drops the traceback
+    entries of this frame and of the interpreter's own, and re-raised: the native
+    caller gets CPython's traceback."""
     code = info.code
     k = len(code.co_consts)
     ins = []
     if info.nfree:
         ins.append(("COPY_FREE_VARS", info.nfree))
     ins.append(("RESUME", 0))
+    protected = len(ins)
     if not body_returns_tuple:
         ins += [("LOAD_CONST", k), ("PUSH_NULL", 0), ("LOAD_CONST", k + 1),
                 ("LOAD_CONST", k + 2), ("PUSH_NULL", 0), ("CALL", 0)]
     for i in range(info.nparams):
         ins.append(("LOAD_FAST", i))
-    if not body_returns_tuple:
-        for j in range(info.nfree):
-            ins.append(("LOAD_FAST", info.free_start + j))
-        ins += [("BUILD_TUPLE", info.nparams + info.nfree), ("CALL", 3), ("RETURN_VALUE", 0)]
-    else:
+    if body_returns_tuple:
         ins += [("BUILD_TUPLE", info.nparams), ("RETURN_VALUE", 0)]
-    consts = code.co_consts + ((enter, info, globals) if not body_returns_tuple else ())
-    body = _assemble(ins)
+        body, _ = _assemble(ins)
+        return code.replace(co_code=body, co_stacksize=info.nparams + info.nfree + 8,
+                            co_exceptiontable=b"",
+                            co_linetable=_first_line_table(len(body) // 2))
+    for j in range(info.nfree):
+        ins.append(("LOAD_FAST", info.free_start + j))
+    ins += [("BUILD_TUPLE", info.nparams + info.nfree), ("CALL", 3), ("RETURN_VALUE", 0)]
+    handler = len(ins)
+    # the handler: tracebacks.leaving(exc), then raise exc as it is
+    ins += [("LOAD_CONST", k + 3), ("PUSH_NULL", 0), ("COPY", 3), ("CALL", 1), ("POP_TOP", 0),
+            ("RERAISE", 0)]
+    body, offsets = _assemble(ins)
+    table = _exception_table_entry(offsets[protected], offsets[handler], offsets[handler], 0)
+    units = len(body) // 2
+    real_units = len(code.co_code) // 2
+    if units < real_units:
+        body += bytes([_OP["NOP"], 0]) * (real_units - units)   # (never reached)
+    consts = code.co_consts + (enter, info, globals, tracebacks.leaving)
     return code.replace(co_code=body, co_consts=consts,
                         co_stacksize=info.nparams + info.nfree + 8,
-                        co_exceptiontable=b"", co_linetable=_first_line_table(len(body) // 2))
+                        co_exceptiontable=table,
+                        co_linetable=code.co_linetable + _no_location_table(units - real_units))
+
+
+def _no_location_table(units):
+    """Location table entries giving `units` code units no location."""
+    table = bytearray()
+    while units > 0:
+        n = min(units, 8)
+        table.append(0x80 | (15 << 3) | (n - 1))   # PY_CODE_LOCATION_INFO_NONE
+        units -= n
+    return bytes(table)
 
 
 def _first_line_table(units):
     """A location table putting every code unit on co_firstlineno (no columns), so
-    tracebacks through a trampoline (made natively) can be formatted."""
+    tracebacks through a binder (made natively) can be formatted."""
     table = bytearray()
     while units > 0:
         n = min(units, 8)
@@ -89,6 +141,7 @@ def trampoline_for(info):
         tramp = info.trampoline = _trampoline_code(info)
         TRAMPOLINES[id(tramp)] = info
         tracebacks.INTERNAL_CODES.add(tramp)
+        tracebacks.shown_as_program(tramp)
         escapes.watch(info.code)
     return tramp
 

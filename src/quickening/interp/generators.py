@@ -389,6 +389,9 @@ class _AsyncStep:
 
 
 # -- native drivers -------------------------------------------------------------
+# An exception leaving a driver leaves interpreted code into whoever resumed it:
+# each driver hands it to tracebacks.leaving (which drops the driver's own entry and
+# the interpreter's) and re-raises it as it is, so native code sees CPython's traceback
 def _drive_generator(inner):
     try:
         return (yield from inner)
@@ -398,35 +401,47 @@ def _drive_generator(inner):
         if value is None:
             raise
         return value
+    except BaseException as exc:
+        _leaving(exc)
+        raise
 
 
 async def _drive_coroutine(inner):
-    return await inner
+    try:
+        return await inner
+    except BaseException as exc:
+        _leaving(exc)
+        raise
 
 
 async def _drive_async_generator(inner):
     try:
-        value = await inner.asend(None)
-    except StopAsyncIteration:
-        return
-    while True:
         try:
-            sent = yield value
-        except GeneratorExit:
-            await inner.aclose()
-            raise
-        except BaseException as exc:
+            value = await inner.asend(None)
+        except StopAsyncIteration:
+            return
+        while True:
             try:
-                value = await inner.athrow(exc)
-            except StopAsyncIteration:
-                return
-        else:
-            try:
-                value = await inner.asend(sent)
-            except StopAsyncIteration:
-                return
+                sent = yield value
+            except GeneratorExit:
+                await inner.aclose()
+                raise
+            except BaseException as exc:
+                try:
+                    value = await inner.athrow(exc)
+                except StopAsyncIteration:
+                    return
+            else:
+                try:
+                    value = await inner.asend(sent)
+                except StopAsyncIteration:
+                    return
+    except BaseException as exc:
+        _leaving(exc)
+        raise
 
 
+_leaving = tracebacks.leaving
 _drive_iterable_coroutine = types.FunctionType(
     _drive_generator.__code__.replace(co_flags=_drive_generator.__code__.co_flags
                                       | host.CO_ITERABLE_COROUTINE),

@@ -16,6 +16,7 @@ quickening's own code they behave exactly as the originals.
 """
 
 import sys
+import types
 import warnings
 
 from quickening.interp.codeinfo import TRAMPOLINES
@@ -135,9 +136,13 @@ def _is_importlib_frame(frame):
 
 
 def _real_info(x):
-    """For an interpreted function (or a method of one), the CodeInfo its body runs."""
-    func = getattr(x, "__func__", x)
-    code = getattr(func, "__code__", None)
+    """For an interpreted function (or a method of one, or its __code__: what its
+    frames report as their f_code), the CodeInfo its body runs."""
+    if type(x) is types.CodeType:
+        code = x
+    else:
+        func = getattr(x, "__func__", x)
+        code = getattr(func, "__code__", None)
     if code is not None:
         info = TRAMPOLINES.get(id(code))
         if info is not None and info.trampoline is code:

@@ -12,7 +12,10 @@ import importlib.machinery
 import os
 import sys
 
+from quickening.interp import tracebacks
 from quickening.interp.runtime import run_code
+
+_call_with_frames_removed = importlib._bootstrap._call_with_frames_removed
 
 _subclasses = {}
 
@@ -29,7 +32,13 @@ def _interpreting_class(loader_cls):
                 # as exec(code, module.__dict__) in importlib: the builtins *dict*
                 import builtins
                 namespace["__builtins__"] = builtins.__dict__
-            run_code(code, namespace)
+            try:
+                # as importlib runs it: the import system drops its own frames from
+                # the traceback up to this one (import.c, remove_importlib_frames)
+                _call_with_frames_removed(run_code, code, namespace)
+            except BaseException as exc:
+                tracebacks.leaving(exc)    # (this frame's entry, the interpreter's)
+                raise
 
         cls = type(loader_cls.__name__, (loader_cls,), {
             "exec_module": exec_module, "__module__": loader_cls.__module__,

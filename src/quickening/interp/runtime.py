@@ -52,7 +52,12 @@ def run_code(code, globals_, locals_=None, *, closure=None, _back=None):
     back = _back if _back is not None else THREAD.frame
     frame = Frame(info, fast, globals_, builtins_of(globals_),
                   None if optimized else locals_, None, entry_depth(back))
-    return run_frame(frame)
+    try:
+        return run_frame(frame)
+    except BaseException as exc:
+        # (a native caller, the import system's, sees CPython's traceback)
+        tracebacks.leaving(exc)
+        raise
 
 
 def intercept(*targets):

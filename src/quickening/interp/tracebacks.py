@@ -6,9 +6,14 @@ frame object whose code carries the user's file, name and positions: each
 activation that needs one gets its own *stand-in* frame object (frame_object:
 the unstarted frame of a generator built from a copy of the code), the one
 `sys._getframe()` also gives (frameview.py); the entry itself carries the exact
-line and instruction offset.  Entries for quickening's own functions (the loop,
-the handlers, trampolines) are dropped, so the user sees only their program and
-the native code it called.
+line and instruction offset.  A stand-in reports the code object CPython's frame
+would (shown_code: a function's `__code__`, its trampoline), so libraries that
+recognise their frames by code object find them.  Entries for quickening's own
+functions (the loop, the handlers, trampolines) are dropped, so the user sees
+only their program and the native code it called: when an interpreted frame adds
+its entry (frameview.add_entry), and where an exception leaves interpreted code
+into a native caller (leaving: a trampoline's handler, a generator driver's, the
+runner's), so native code never sees them either.
 """
 
 import os
@@ -52,9 +57,19 @@ def is_internal(code):
     hit = code in INTERNAL_CODES or (filename.startswith(_PACKAGE_DIR + os.sep)
                                      and not filename.startswith(_PROGRAM_DIRS))
     _internal_by_code[id(code)] = (code, hit)
-    if hit and id(code) not in DRIVEN:     # (a driver's entry may stand for its generator's)
+    # (a driver's entry may stand for its generator's; a trampoline is what the
+    # frame objects of its function's activations report: their entries are kept)
+    if hit and id(code) not in DRIVEN and id(code) not in _STANDIN_CODES:
         _INTERNAL_IDS.add(id(code))
     return hit
+
+
+def shown_as_program(code):
+    """`code` (a trampoline) is the code object stand-in frames report: their
+    traceback entries are the program's (strip_internal keeps them), though a host
+    frame running it is the interpreter's (is_internal: frame walks skip it)."""
+    _STANDIN_CODES[id(code)] = code
+    _INTERNAL_IDS.discard(id(code))
 
 
 def strip_internal(tb, upto_interpreted=False):
@@ -71,8 +86,12 @@ def strip_internal(tb, upto_interpreted=False):
     while tb is not None:
         code = tb.tb_frame.f_code
         cid = id(code)
-        if upto_interpreted and cid in _STANDIN_CODES:
-            break
+        if cid in _STANDIN_CODES:
+            if upto_interpreted:
+                break
+            entries.append(tb)
+            tb = tb.tb_next
+            continue
         cached = known.get(cid)      # (is_internal's cache, read here: this loop is hot)
         if not (cached[1] if cached is not None and cached[0] is code else is_internal(code)):
             entries.append(tb)
@@ -97,20 +116,33 @@ def strip_internal(tb, upto_interpreted=False):
     return out
 
 
-# id -> code of every stand-in, kept alive so the ids stay theirs
+# id -> code of every code object stand-in frames report (shown_code), kept alive
+# so the ids stay theirs
 _STANDIN_CODES = {}
 _CellType = types.CellType
 
 
-def _standins(info):
-    """[code, globals, function, cell slots, the address of the code's
-    co_code_adaptive] for the stand-in frames of info's code.
+def shown_code(info):
+    """The code object the frames of info's activations report, as CPython's frame
+    reports the code it runs: a function's `__code__` (its trampoline, whose
+    location table and local variables are the real code's), else (module code,
+    exec) the code itself."""
+    code = info.trampoline
+    return code if code is not None else info.code
 
-    The code names the same file, names, lines and length as info's (so an
-    instruction offset means the same), every fast local (cells and free variables
-    too) a plain local, and a body that only makes a generator; the function (made
-    for the globals last used) returns such a generator; the cell slots are the
-    fast locals that hold cells."""
+
+def _standins(info):
+    """[code, globals, function, cell slots, the address of the shown code's
+    co_code_adaptive, the shown code] for the stand-in frames of info's code.
+
+    The frame is made from a code that names the same file, names, lines and
+    length as info's (so an instruction offset means the same), every fast local
+    (cells and free variables too) a plain local, and a body that only makes a
+    generator; the function (made for the globals last used) returns such a
+    generator.  Once made, the frame reports the shown code (shown_code) instead;
+    the cell slots are the fast locals that hold cells (with the shown code, its
+    frame holds cells there, as CPython's does: a frame object reads through them;
+    with the stand-in's own code, their contents)."""
     cached = info.standin
     if cached is not None:
         return cached
@@ -126,10 +158,12 @@ def _standins(info):
                          co_varnames=names, co_cellvars=(), co_freevars=(),
                          co_nlocals=len(names))
     INTERNAL_CODES.discard(stand)
+    shown = shown_code(info) if facts.PROBLEM is None else stand
     _STANDIN_CODES[id(stand)] = stand
+    shown_as_program(shown)
     cells = tuple(i for i, name in enumerate(names)
                   if i >= info.free_start or name in info.cell_names)
-    cached = info.standin = [stand, None, None, cells, id(stand) + facts.CODE_ADAPTIVE]
+    cached = info.standin = [stand, None, None, cells, id(shown) + facts.CODE_ADAPTIVE, shown]
     return cached
 
 
@@ -156,6 +190,9 @@ def frame_object(frame):
         gen = cached[2]()
         stand = facts.NATIVE_GETTERS["gi_frame"](gen)
         gen = None     # the frame object takes its frame over: nothing runs it
+        if cached[5] is not cached[0]:
+            # it reports the shown code, at its first instruction until placed
+            facts.set_owned_frame_code(stand, cached[5], cached[4])
         frame.standin = stand
         if frame.locals is not None and facts.PROBLEM is None:
             # module and class bodies: f_locals is their namespace
@@ -182,13 +219,22 @@ def sync(frame, stand, lasti, variables=True):
     values = frame.stack[:info.nlocalsplus]      # (kept alive while they are written)
     if not values:
         return changed
-    for i in _standins(info)[3]:
-        value = values[i]
-        if type(value) is _CellType:
-            try:
-                values[i] = value.cell_contents
-            except ValueError:
-                values[i] = NULL
+    cached = _standins(info)
+    if cached[5] is cached[0]:
+        for i in cached[3]:
+            value = values[i]
+            if type(value) is _CellType:
+                try:
+                    values[i] = value.cell_contents
+                except ValueError:
+                    values[i] = NULL
+    else:
+        for i in cached[3]:
+            value = values[i]
+            # (a cell variable before MAKE_CELL: CPython's frame object reads any
+            # value in a cell slot as a cell)
+            if value is not NULL and type(value) is not _CellType:
+                values[i] = _CellType(value)
     return facts.set_frame_fast_all(stand, [0 if v is NULL else id(v) for v in values]) or changed
 
 
@@ -207,6 +253,20 @@ def frame_exits(exc, frame, lasti):
     stand = frame.standin
     if stand is not None:
         sync(frame, stand, lasti)
+
+
+def leaving(exc):
+    """exc leaves interpreted code into a native caller: called in the exception
+    handler of the host frame it leaves from (a trampoline's, a generator driver's,
+    run_code's), which then re-raises it as it is (a re-raise adds no entry).  Its
+    traceback is made CPython's: the entries CPython added for that frame and for
+    the interpreter's own frames between it and the interpreted frame it was
+    raised in are dropped (what follows that frame's entry was cleaned when it was
+    added)."""
+    tb = exc.__traceback__
+    if tb is not None and tb.tb_frame is _getframe(1):
+        tb = tb.tb_next
+    exc.__traceback__ = strip_internal(tb, upto_interpreted=True)
 
 
 def clean(exc, _seen=None):
