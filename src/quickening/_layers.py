@@ -55,8 +55,9 @@ LAYERS = (
     ("engine", "the speed engine: fused runs and inlined callees", (
         "quickening.interp.inlining", "quickening.interp.fusion",
     )),
-    ("runtime", "builtins answered for interpreted frames, the import hook", (
+    ("runtime", "builtins answered for interpreted frames, the import hook, Ctrl-C", (
         "quickening.interp.runtime", "quickening.interp.importer",
+        "quickening.interp.interrupts",
     )),
     # -- on top ---------------------------------------------------------------------------
     ("api", "the Python API of the interpreter and its statistics", (

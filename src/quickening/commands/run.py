@@ -54,7 +54,7 @@ def execute(target, options):
     quicken.Config.specialize = not options.get("--no-specialize")
     quicken.Config.collect_stats = bool(options.get("--stats") or options.get("--stats-json"))
     from quickening import api
-    from quickening.interp import escapes, frameview, hostframes, importer, tracebacks
+    from quickening.interp import escapes, frameview, hostframes, importer, interrupts, tracebacks
     # native library code that looks at its callers sees the interpreted frames
     hostframes.install()
 
@@ -84,6 +84,8 @@ def execute(target, options):
     # the program's frames start here, as if `python` ran it: frames under this one
     # (the launcher's) do not count towards its recursion depth
     frameview.PROGRAM_BOTTOM = sys._getframe()
+    # Ctrl-C is raised in the program's code, never in the interpreter's own work
+    interrupts.install()
     try:
         try:
             if target.kind == "path":
@@ -112,17 +114,21 @@ def execute(target, options):
             _report(options)
             raise
         except KeyboardInterrupt as exc:
-            tracebacks.clean(exc)
-            sys.excepthook(type(exc), exc, exc.__traceback__)
-            _report(options)
+            with _sigint_held():
+                interrupts.uninstall()
+                tracebacks.clean(exc)
+                sys.excepthook(type(exc), exc, exc.__traceback__)
+                _report(options)
             _die_by_sigint()
         except BaseException as exc:
-            tracebacks.clean(exc)
-            sys.excepthook(type(exc), exc, exc.__traceback__)
+            with _sigint_held():
+                tracebacks.clean(exc)
+                sys.excepthook(type(exc), exc, exc.__traceback__)
             if target.kind == "path":
                 _forget_main_file()
             status = 1
     finally:
+        interrupts.uninstall()
         importer.uninstall(finder)
     _report(options)
     return status
@@ -179,6 +185,24 @@ def _our_modules():
 def _print_syntax_error(exc):
     import traceback
     sys.stderr.write("".join(traceback.format_exception_only(exc)))
+
+
+@contextlib.contextmanager
+def _sigint_held():
+    """Another Ctrl-C while quickening reports the end waits until the report is
+    out (natively the program is over by then too)."""
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        except KeyboardInterrupt:
+            pass
 
 
 def _die_by_sigint():

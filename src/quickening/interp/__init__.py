@@ -19,7 +19,8 @@ each imports only from its own layer and the ones below.  Read bottom-up:
   vocabulary    lowering, spec: what the families are declared in
   specification families/: one module per family (families/registered imports them)
   engine        inlining, fusion: fused runs and the callees written into them
-  runtime       runtime (builtins that look at their caller), importer
+  runtime       runtime (builtins that look at their caller), importer, interrupts
+                (Ctrl-C raised in the program, not in the interpreter's own work)
 
 Where a lower layer needs something of a higher one it is handed it: a code
 object is decoded for its speed engine (codeinfo.CodeInfo.engine: fusion, which

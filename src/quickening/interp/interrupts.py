@@ -1,0 +1,164 @@
+"""Ctrl-C raised where CPython raises it: in the program.
+
+CPython raises KeyboardInterrupt at an eval-breaker check of the frame running
+(a call's start, a loop's back edge), and under `python` that frame is always
+the program's or the native code it called.  Under the interpreter the check can
+also come in the middle of the interpreter's own work: a fused run being made,
+a site being specialized, a frame object being linked, a traceback cleaned, a
+generator's state switched, a ctypes callback answering a frame attribute.
+Raised there, KeyboardInterrupt leaves that work half done (a generator left
+"already executing"), is swallowed (a ctypes callback reports it as
+unraisable and the program runs on), or escapes the loop without the program's
+frame.
+
+So `quickening run` puts its own SIGINT handler where the default one was
+(install): it raises KeyboardInterrupt only where that is an instruction of the
+program raising it -- in an instruction's handler, a fused run or another
+generated handler, a trampoline starting a function, or native code one of these
+called -- and otherwise trips the signal again, so that the next eval-breaker
+check asks once more (the interpreter's own work is short: the next check that
+lands in the program comes soon).  The program still sees the default handler:
+signal.getsignal and signal.signal report signal.default_int_handler for it,
+and installing default_int_handler installs this one.
+"""
+
+import ctypes
+import os
+import signal
+
+from quickening.interp import frameview
+from quickening.interp.codeinfo import TRAMPOLINES
+from quickening.interp.tracebacks import is_internal
+
+_INTERP_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_GENERATED = _INTERP_DIR + "<"      # (generated.py: every generated source's name)
+
+# modules of the interpreter whose functions do its own work or its bookkeeping
+# around the program's instructions (their state must not be left half changed),
+# and the loop itself, whose code outside a dispatch would let the exception out
+# without the program's frame
+# (not the ones that call the program's code on its behalf -- tracing, masquerade,
+# the frame walks, the locals proxies: a call there may block, in pdb's prompt)
+_OWN_MODULES = frozenset((
+    "codeinfo.py", "escapes.py", "facts.py", "fusion.py", "generated.py", "hardening.py",
+    "inlining.py", "lowering.py", "quicken.py", "shutdown.py", "sitestate.py", "spec.py",
+    "tracebacks.py", "typewatch.py", "frameview.py", "handled.py", "generators.py",
+    "functions.py", "loop.py", "interrupts.py", "_datastack.py", "_genframes.py",
+))
+_SAFE, _OWN, _GO_ON = range(3)
+_kinds = {}      # id(code) -> (code, kind), by identity (the entry keeps the code alive)
+
+
+def _kind(code):
+    cached = _kinds.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    filename = code.co_filename
+    if filename.startswith(_GENERATED):
+        kind = _SAFE        # a fused run, a derived handler, an unpacking helper
+    elif id(code) in TRAMPOLINES:
+        kind = _SAFE        # a function of the program starting (its RESUME)
+    elif not is_internal(code):
+        kind = _GO_ON       # native code: whoever called it decides
+    elif (code.co_argcount == 4 and code.co_varnames[:2] == ("f", "stack")
+          and code.co_varnames[3] == "nxt"):
+        kind = _SAFE        # an instruction's handler: handler(f, stack, arg, nxt)
+    elif (os.path.basename(filename) in _OWN_MODULES
+          or "specializ" in code.co_name or code.co_name in _OWN_FUNCTIONS):
+        kind = _OWN
+    else:
+        kind = _GO_ON       # a helper of a handler (or of a specializer)
+    _kinds[id(code)] = (code, kind)
+    return kind
+
+
+# the families' functions, other than specializers, that read the host's state for
+# them (a dict's keys table through ctypes)
+_OWN_FUNCTIONS = frozenset(("_keys_index", "_probe"))
+
+
+def in_program(frame):
+    """Whether a KeyboardInterrupt raised in host frame `frame` is raised by the
+    program: the innermost frame that is not native code is an instruction's
+    handler (or generated code, or a trampoline), not the interpreter's own work."""
+    bottom = frameview.PROGRAM_BOTTOM
+    while frame is not None and frame is not bottom:
+        kind = _kind(frame.f_code)
+        if kind is _SAFE:
+            return True
+        if kind is _OWN:
+            return False
+        frame = frame.f_back
+    return True
+
+
+def _on_sigint(signum, frame):
+    if in_program(frame):
+        signal.default_int_handler(signum, frame)
+    else:
+        # tripped again, as if it arrived now, by a pending call (C, run at the next
+        # eval-breaker check): the check after it calls this once more.  (Tripped
+        # from here, the check that follows the call would call this again inside
+        # this frame, and so on without end; signal.raise_signal checks at once.)
+        _add_pending_call(_SET_INTERRUPT, signal.SIGINT)
+
+
+# Py_AddPendingCall(func, arg) with func PyErr_SetInterruptEx (int (*)(int): the
+# signal number passed as the pointer-sized argument)
+_add_pending_call = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(
+    ("Py_AddPendingCall", ctypes.pythonapi))
+_SET_INTERRUPT = ctypes.cast(ctypes.pythonapi.PyErr_SetInterruptEx, ctypes.c_void_p).value
+_orig_signal = signal.signal
+_orig_getsignal = signal.getsignal
+_installed = [False]
+
+
+def _seen(handler):
+    return signal.default_int_handler if handler is _on_sigint else handler
+
+
+def _signal(signalnum, handler):
+    if handler is signal.default_int_handler and signalnum == signal.SIGINT and _installed[0]:
+        handler = _on_sigint
+    return _seen(_orig_signal(signalnum, handler))
+
+
+def _getsignal(signalnum):
+    return _seen(_orig_getsignal(signalnum))
+
+
+_signal.__name__ = _signal.__qualname__ = "signal"
+_signal.__doc__ = _orig_signal.__doc__
+_getsignal.__name__ = _getsignal.__qualname__ = "getsignal"
+_getsignal.__doc__ = _orig_getsignal.__doc__
+
+
+def install():
+    """Raise Ctrl-C only in the program (see the module's docstring), if SIGINT has
+    the default handler (and this is the main thread); True if installed."""
+    if _installed[0]:
+        return True
+    try:
+        if _orig_getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return False
+        _orig_signal(signal.SIGINT, _on_sigint)
+    except ValueError:      # (not the main thread)
+        return False
+    _installed[0] = True
+    signal.signal = _signal
+    signal.getsignal = _getsignal
+    return True
+
+
+def uninstall():
+    """The default handler back, if this module's is still SIGINT's."""
+    if not _installed[0]:
+        return
+    _installed[0] = False
+    signal.signal = _orig_signal
+    signal.getsignal = _orig_getsignal
+    try:
+        if _orig_getsignal(signal.SIGINT) is _on_sigint:
+            _orig_signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:
+        pass
