@@ -84,3 +84,17 @@ def test_watch_reads_the_tour_from_outside_where_the_kernel_allows_it(tmp_path):
         assert run["outside_reads"] > 0 and run["outside_copies"] > 0, run
     else:
         assert run["outside_reads"] == 0 and run["outside_error"], run
+
+
+def test_reader_stops_past_its_memory_bound_and_says_when(tmp_path, monkeypatch):
+    from quickening.lens import outside
+    monkeypatch.setattr(outside, "MAX_KEPT_BYTES", 30)
+    buf = ctypes.create_string_buffer(b"state-00", 8)
+    reader = OutsideReader(_addrs(tmp_path, os.getpid(), [(1, ctypes.addressof(buf), 8)]))
+    for i in range(10):
+        ctypes.memmove(buf, b"state-%02d" % i, 8)
+        reader.round()
+    reader.close()
+    # 8 bytes a copy: the fourth goes past 30 bytes, and nothing is read after it
+    assert [b for _, _, b in reader.records] == [b"state-%02d" % i for i in range(4)]
+    assert reader.stopped and reader.stopped.startswith("stopped after 4 changed streams")

@@ -456,6 +456,7 @@ def analyze(run, code_text=None):
         "outside_reads": (run.outside_info or {}).get("rounds", 0),
         "outside_copies": (run.outside_info or {}).get("copies", 0),
         "outside_error": (run.outside_info or {}).get("error"),
+        "outside_stopped": (run.outside_info or {}).get("stopped"),
         "probe_error": (run.probe or {}).get("error"),
     }
     state = run.tier2 or (run.hello or {}).get("tier2")

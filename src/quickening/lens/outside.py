@@ -26,6 +26,7 @@ ROUND_S = 0.001        # between rounds of reads while some stream keeps changin
 IDLE_ROUND_S = 0.005   # between rounds while none does (the parent's CPU is shared)
 HOT_S = 0.2            # a stream that changed this recently is read every round
 COLD_PER_ROUND = 8     # others, in turn, this many per round
+MAX_KEPT_BYTES = 32 << 20   # a long run of a site that never settles stops here
 _HEADER = "quickening-lens-addrs"
 
 
@@ -43,7 +44,9 @@ class OutsideReader(object):
         self._cold = 0
         self.reads = 0           # rounds that read something
         self.records = []        # (t, cid, bytes)
+        self.kept_bytes = 0
         self.error = None
+        self.stopped = None      # why reading stopped early, if it did
 
     def _take_lines(self):
         if not self.addrs_path:
@@ -120,6 +123,12 @@ class OutsideReader(object):
                 hot.append(e)
             e[3], e[4] = b, t
             self.records.append((t - self.t0, e[0], b))
+            self.kept_bytes += len(b)
+            if self.kept_bytes > MAX_KEPT_BYTES:
+                self.stopped = ("stopped after %d changed streams (%d MB), at %.1f s"
+                                % (len(self.records), self.kept_bytes >> 20, t - self.t0))
+                self.dead = True
+                return
         self.reads += 1
 
     def finish(self):

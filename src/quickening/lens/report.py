@@ -13,6 +13,7 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/2"`
               the streams from /proc/PID/mem (about one a millisecond; 0
               where that memory cannot be read, ``outside_error`` says why)
               and ``outside_copies`` the changed streams they kept
+              (``outside_stopped``: why they stopped early, past 32 MB)
 ``observers`` list of ``{"t", "kind", "detail"}``: the program turned on
               sys.settrace / sys.setprofile / sys.monitoring (these
               de-specialize what they watch).
@@ -143,7 +144,8 @@ def to_json(report, argv=None, exit_status=None, wall=None):
                 "sample_cost_s": info["sample_cost"],
                 "outside_reads": info.get("outside_reads", 0),
                 "outside_copies": info.get("outside_copies", 0),
-                "outside_error": info.get("outside_error")},
+                "outside_error": info.get("outside_error"),
+                "outside_stopped": info.get("outside_stopped")},
         "observers": [{"t": t, "kind": k, "detail": d}
                       for (t, k, d) in info["events"]
                       if k not in ("agent-error", "note")],
@@ -249,6 +251,9 @@ def _render_sites(report, console, all_sites=False, max_findings=15,
     if exit_status is not None:
         line += ", exit status %d" % exit_status
     console.print(line, style="dim")
+    if info.get("outside_stopped"):
+        console.print("note: reads from outside the process %s; the agent's samples "
+                      "go on to the end" % info["outside_stopped"], style="yellow")
     if info.get("outside_error"):
         console.print("note: %s: only the agent's own samples were used"
                       % info["outside_error"], style="yellow")

@@ -135,7 +135,8 @@ def wait_reading(proc, addrs_path, samples_path):
                 f.write(marshal.dumps(("outside", t, cid, b), 4))
             f.write(marshal.dumps(("outside-end", {
                 "rounds": reader.reads, "copies": len(reader.records),
-                "round_ms": ROUND_S * 1000, "error": reader.error}), 4))
+                "round_ms": ROUND_S * 1000, "error": reader.error,
+                "stopped": reader.stopped}), 4))
     except OSError:
         pass
     return rc
