@@ -118,3 +118,17 @@ r = seen
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_native_caller_sees_cpythons_traceback(name):
     assert_same(SNIPPETS[name], filename=f"<{name}>")
+
+
+def test_import_system_as_the_native_caller(tmp_path):
+    """A module run in the interpreter raising while it is imported: the import
+    system drops its own frames from the traceback as natively (down to
+    _call_with_frames_removed), both where the importer catches it and uncaught."""
+    from tests.interp.differential import assert_same_program
+    (tmp_path / "badmod.py").write_text("def f():\n    return 1 / 0\nf()\n")
+    script = tmp_path / "main.py"
+    script.write_text("import traceback\n"
+                      "try:\n    import badmod\nexcept ZeroDivisionError:\n"
+                      "    traceback.print_exc()\n"
+                      "import badmod\n")
+    assert_same_program(str(script))
