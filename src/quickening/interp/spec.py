@@ -224,6 +224,9 @@ class Member:
     result     the exact type of its one result (what a fused run then knows)
     runs_code  whether the operation may run code of the program once its guards
                passed (hashing a key, comparing items ...)
+    cache      its cache cells after the counter, "version/2 index/1" (default: the
+               family's fields); facts of those names are written into them
+    uses       objects the operation names ({"NULL": NULL})
     sets_pc    the frame is at the next instruction while the operation runs (as
                CPython's instr_ptr during a call: code it runs may look at the frame)
     raises     whether the operation may raise
@@ -234,7 +237,7 @@ class Member:
 
     def __init__(self, family, name, *, stack, guards, op, facts=(), variants=None,
                  serves=None, in_place=True, result=None, runs_code=True, raises=True,
-                 attribute=None, sets_pc=False, cache=None, doc=""):
+                 attribute=None, sets_pc=False, cache=None, uses=None, doc=""):
         inputs, _, outputs = stack.partition("--")
         self.family, self.name, self.stack = family, name, stack
         self.inputs, self.outputs = tuple(inputs.split()), tuple(outputs.split())
@@ -245,7 +248,7 @@ class Member:
         self.by_hand = isinstance(op, Hand)
         if self.by_hand and in_place is True:
             self.runs_in_place = False       # (a hand operation has no derived lowering)
-        self.needs = {}
+        self.needs = dict(uses or {})
         for check in self.guards:
             self.needs.update(check.guard.needs)
             if self._cheap(check):
@@ -263,9 +266,25 @@ class Member:
         self.cells = tuple(fact for fact in self.facts if fact in self.layout)
         consumed = {name for check in self.guards if self._cheap(check)
                     for name in check.guard.consumes}
-        self.kept = tuple(fact for fact in self.facts if fact not in consumed)
+        # the facts the handler holds: those its guards and operation name (a fact
+        # only written into the cache, as CPython's borrowed pointers, is not kept)
+        named = self._named()
+        self.kept = tuple(fact for fact in self.facts if fact not in consumed and fact in named)
         self._handlers = {}       # variant key -> handler (or, with facts, its factory)
         self._kinds = {}          # variant key -> SiteShape (members with facts)
+
+    def _named(self):
+        """The words the guards' arguments and the operation's texts use."""
+        texts = [v for c in self.guards for v in c.bound.values() if isinstance(v, str)]
+        if self.by_hand:
+            texts += self.op.params
+        else:
+            for oparg in (0, 1):
+                op = self.op(oparg) if callable(self.op) else self.op
+                texts += [op] if isinstance(op, str) else list(op)
+        if self.attribute:
+            texts.append(self.attribute)
+        return set(re.findall(r"\w+", " ".join(texts)))
 
     # -- what a site of this member runs ----------------------------------------------
     def serves(self, oparg):
@@ -277,10 +296,14 @@ class Member:
 
     def _key(self, oparg, facts=None):
         names = self.variants(oparg) if self.variants is not None else {}
-        variable = (callable(self.op) and not self.by_hand or self._variadic()
-                    or any(v is OPARG for c in self.guards for v in c.bound.values()))
+        variable = self._variadic() or any(v is OPARG for c in self.guards
+                                           for v in c.bound.values())
+        # (an operation given per oparg: one handler per text it gives, not per oparg)
+        op = self.op(oparg) if callable(self.op) and not self.by_hand else None
+        op = (op,) if isinstance(op, str) else tuple(op) if op is not None else None
         conditions = tuple(bool(facts[w]) for w in self.conditions) if facts else ()
-        return (tuple(sorted(names.items())), oparg if variable else None, conditions), names
+        return ((tuple(sorted(names.items())), oparg if variable else op, conditions),
+                names)
 
     def _variadic(self):
         return any("[" in name for name in self.inputs)
@@ -367,7 +390,7 @@ class Member:
             body.append(f"    return {fname}")
         namespace = {"base": self.family.base_handler, **self.needs}
         key = self._key(oparg)[0]
-        label = self.name + (f" oparg {oparg}" if key[1] is not None else "")
+        label = self.name + (f" oparg {oparg}" if type(key[1]) is int else "")
         exec(generated.compile_registered("member", "\n".join(body) + "\n", label), namespace)
         made = namespace["make" if self.facts else fname]
         if not self.facts:
@@ -527,7 +550,9 @@ def _as_attribute(text, name):
     setter = re.fullmatch(rf"setattr\((\w+), {name}, (\w+)\)", text)
     if setter:
         return f"{setter.group(1)}.{_ATTRIBUTE} = {setter.group(2)}"
-    return re.sub(rf"getattr\((\w+), {name}\)", rf"\1.{_ATTRIBUTE}", text)
+    # (a function as the replacement: a template would make re import itself again,
+    # which fails once the host is shutting down and a finalizer specializes a site)
+    return re.sub(rf"getattr\((\w+), {name}\)", lambda m: f"{m.group(1)}.{_ATTRIBUTE}", text)
 
 
 _ATTRIBUTE = "__attribute__"     # (stands for {name} until the text is placed)
@@ -630,6 +655,20 @@ class Family(quicken.Family):
 
 
 # -- reference ----------------------------------------------------------------------------
+def _per_oparg(member):
+    """An operation given per oparg, as it reads for a few opargs it serves."""
+    shown, seen = [], set()
+    for oparg in (0, 1, 2, 3):
+        if not member.serves(oparg):
+            continue
+        op = member.op(oparg)
+        text = op if isinstance(op, str) else ", ".join(op)
+        if text not in seen:
+            seen.add(text)
+            shown.append(f"oparg {oparg}: `{text}`")
+    return "<br>".join(shown)
+
+
 def reference(families):
     """docs/members.md: every member with its guards, cache and operation."""
     out = ["# Members of CPython 3.13's families, as the interpreter declares them",
@@ -659,15 +698,19 @@ def reference(families):
                 continue
             for check in member.guards:
                 guards[check.guard.name] = check.guard
-            checks = "<br>".join(f"{c.guard.name} `{c.text()}`" for c in member.guards)
+            checks = "<br>".join(
+                f"{c.guard.name} `{c.text()}`" + (
+                    f" (the operation raises {c.raised} instead"
+                    + (f" where {c.where})" if c.where else ")") if c.raised else "")
+                for c in member.guards)
             op = member.op
             shown = (f"*by hand*: `{op.fn.__name__}`" if isinstance(op, Hand) else
-                     "per oparg" if callable(op) else
+                     _per_oparg(member) if callable(op) else
                      f"`{op}`" if isinstance(op, str) else "`" + ", ".join(op) + "`")
             cells = " ".join(f"{'unused' if k.startswith('unused') else k}/{v}"
                              for k, v in member.layout.items())
             facts = ", ".join(f for f in member.facts if f not in member.cells)
-            facts = f"cache `{cells}`" + (f"; {facts}" if facts else "")
+            facts = (f"cache `{cells}`" if cells else "no cache") + (f"; {facts}" if facts else "")
             out.append(f"| {name} | `{member.stack.strip()}` | {checks} | {shown} | {facts} | "
                        f"{'yes' if member.runs_code else 'no'} |")
         out.append("")

@@ -40,6 +40,7 @@ import sys
 from quickening.interp import facts
 from quickening.interp.codeinfo import TRAMPOLINES
 from quickening.interp.facts import (MEM32 as _M32)
+from quickening.interp.spec import Guard
 
 CHUNK_BYTES = 16 * 1024          # DATA_STACK_CHUNK_SIZE
 MINIMUM_OVERHEAD = 1000
@@ -195,3 +196,9 @@ def has_space(f, size):
     if s is None:
         s = state(f)
     return size < s[1] - s[0]
+
+
+# _CHECK_STACK_SPACE / the frame-size test of the members that push a frame
+STACK_SPACE = Guard("STACK_SPACE", "has_space(f, {size})",
+                    "the thread's data stack has room for a frame of size words",
+                    needs={"has_space": has_space})

@@ -34,11 +34,12 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 
 from quickening.interp import facts, loop as _loop
 from quickening.interp.families import _datastack
+from quickening.interp.families._datastack import STACK_SPACE
 from quickening.interp.codeinfo import TRAMPOLINES
 from quickening.interp.frame import Frame
 from quickening.interp.lowering import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
-from quickening.interp.spec import TYPE_VERSION, Family
+from quickening.interp.spec import FUNCTION_VERSION, TYPE_VERSION, Family, Guard, Hand
 from quickening.interp.typewatch import token
 from quickening.interp.facts import (MEM8 as M8, MEM32 as M32, MEM64 as M64,
                                      TYPE_VERSION_TAG as TV, TYPE_GETATTRO as GETATTRO,
@@ -235,8 +236,7 @@ def managed_dict_lookup(owner, name):
     return None, index
 
 
-def specialize_dict_access(site, owner, t, name, version, values_member, make_values,
-                           hint_member, make_hint):
+def specialize_dict_access(site, owner, t, name, version, values_member, hint_member):
     """specialize_dict_access: an instance attribute in inline values or in the dict."""
     flags = t.__flags__
     if not flags & F_MANAGED_DICT:
@@ -247,46 +247,32 @@ def specialize_dict_access(site, owner, t, name, version, values_member, make_va
             return site.fail("ATTR_NOT_IN_KEYS")
         if index > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
-        return _specialize(site, values_member, make_values(site, version, t, index),
-                           version=version, w3=index, memo=(owner, "values"))
+        basicsize = t.__basicsize__
+        return _specialize(site, values_member, version=version, cls=t, index=index, name=name,
+                           valid_offset=basicsize + 3, offset=basicsize + 8 + 8 * index,
+                           plain=facts.type_getattro(t) == GENERIC_GETATTR,
+                           memo=(owner, "values"))
     status, index = managed_dict_lookup(owner, name)
     if status is not None:
         return site.fail(status)
-    return _specialize(site, hint_member, make_hint(site, version, t, index), version=version, w3=index)
+    return _specialize(site, hint_member, version=version, cls=t, hint=index, name=name,
+                       name_id=id(name))
 
 
-_NO_OBJECT = object()    # (obj=None is a pointer to None, as LOAD_ATTR_CLASS caches it)
-
-
-def _specialize(site, member, handler=None, cache=None, version=None, w3=None, w34=None,
-                obj=_NO_OBJECT, memo=None, **facts):
-    """Rewrite the site, writing only the cache words CPython writes for `member`;
-    with memo=(owner, check), remember it for the owner's type (see MEMO).  A declared
-    member (spec.Member) derives its handler and cells from its facts."""
-    written = []
-    if not isinstance(member, str):
-        facts_ = dict(facts, version=version)
-        handler, written = member.handler(site.oparg, **facts_), member.written(facts_)
-        member = member.name
-    elif version is not None:
-        written += [(0, version & 0xFFFF), (1, version >> 16)]
-    if w3 is not None:
-        written.append((2, w3))
-    if w34 is not None:
-        written += [(2, w34 & 0xFFFF), (3, w34 >> 16)]
-    if obj is not _NO_OBJECT:
-        p = id(obj)
-        written += [(4, p & 0xFFFF), (5, (p >> 16) & 0xFFFF), (6, (p >> 32) & 0xFFFF),
-                    (7, (p >> 48) & 0xFFFF)]
+def _specialize(site, member, cache=None, memo=None, **facts):
+    """Rewrite the site into the declared member with these facts (its handler and
+    cache cells come from them); with memo=(owner, check), remember it for the
+    owner's type (see MEMO)."""
+    handler, written = member.handler(site.oparg, **facts), member.written(facts)
     if memo is not None:
         owner, check = memo
         t = type(owner)
-        key = (site.family, site.arg, site.oparg & 1 if site.family is FAMILY else 0, version,
-               M64[(id(t) + GETATTRO) >> 3])
+        key = (site.family, site.arg, site.oparg & 1 if site.family is FAMILY else 0,
+               facts["version"], M64[(id(t) + GETATTRO) >> 3])
         if len(MEMO) >= MEMO_LIMIT:
             MEMO.clear()
-        MEMO[key] = (check, member, handler, written, cache)
-    site.specialize(member, handler, cache, written=written)
+        MEMO[key] = (check, member.name, handler, written, cache)
+    site.specialize(member.name, handler, cache, written=written)
 
 
 # -- the base instruction ---------------------------------------------------------------
@@ -331,11 +317,6 @@ def load_attr(f, stack, site, nxt):
     else:
         stack[-1] = getattr(stack[-1], site.arg)
     return nxt
-
-
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return load_attr(f, stack, site, nxt)
 
 
 # -- the specializer -----------------------------------------------------------------------
@@ -388,9 +369,7 @@ def specialize(site, owner):
     if version == 0:
         return site.fail("OUT_OF_VERSIONS")
     if kind is ABSENT:
-        return specialize_dict_access(site, owner, t, name, version,
-                                      "LOAD_ATTR_INSTANCE_VALUE", _make_instance_value,
-                                      "LOAD_ATTR_WITH_HINT", _make_with_hint)
+        return specialize_dict_access(site, owner, t, name, version, INSTANCE_VALUE, WITH_HINT)
     if kind is METHOD:
         if method:
             return specialize_class_attr(site, owner, t, name, descr, version, True)
@@ -405,7 +384,7 @@ def specialize(site, owner):
             return site.fail("EXPECTED_ERROR")
         if type(fget) is not FunctionType:
             return site.fail("ATTR_PROPERTY_NOT_PY_FUNCTION")
-        return specialize_frame_push(site, t, version, fget, 1, "LOAD_ATTR_PROPERTY")
+        return specialize_frame_push(site, t, version, fget, 1, PROPERTY_GETTER)
     if kind is OBJECT_SLOT:
         mtype, offset, mflags = facts.member_def(descr)
         if not type.__subclasscheck__(descr.__objclass__, t):
@@ -414,14 +393,13 @@ def specialize(site, owner):
             return site.fail("ATTR_AUDITED_SLOT")
         if offset > 0xFFFF:
             return site.fail("OUT_OF_RANGE")
-        cheap = mtype == facts.T_OBJECT_EX and facts.type_getattro(t) == GENERIC_GETATTR
-        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, t, offset, cheap),
-                           version=version, w3=offset)
+        plain = mtype == facts.T_OBJECT_EX and facts.type_getattro(t) == GENERIC_GETATTR
+        return _specialize(site, SLOT, version=version, cls=t, index=offset, name=name,
+                           plain=plain)
     if kind is DUNDER_CLASS:
-        return _specialize(site, "LOAD_ATTR_SLOT", _make_slot(site, version, t, 8, True),
-                           version=version, w3=8)
+        return _specialize(site, SLOT, version=version, cls=t, index=8, name=name, plain=True)
     if kind is GETATTRIBUTE_IS_PYTHON_FUNCTION:
-        return specialize_frame_push(site, t, version, descr, 2, "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN")
+        return specialize_frame_push(site, t, version, descr, 2, GETATTRIBUTE_OVERRIDDEN)
     if kind is NON_OVERRIDING:
         return site.fail("ATTR_CLASS_ATTR_DESCRIPTOR" if t.__flags__ & F_MANAGED_DICT
                          else "ATTR_NOT_MANAGED_DICT")
@@ -456,8 +434,8 @@ def specialize_module(site, owner, name, method):
     if kv == 0:
         return site.fail("OUT_OF_VERSIONS")
     value_addr = facts.keys_entry_address(keys, index)[0] + 8
-    return _specialize(site, "LOAD_ATTR_MODULE", _make_module(site, kv, value_addr),
-                       version=kv, w3=index)
+    return _specialize(site, MODULE, keys_version=kv, index=index, value_index=value_addr >> 3,
+                       name=name)
 
 
 def specialize_class(site, owner, name, method):
@@ -468,8 +446,7 @@ def specialize_class(site, owner, name, method):
     if version == 0:
         return site.fail("OUT_OF_VERSIONS")
     if kind is METHOD or kind is NON_DESCRIPTOR:
-        return _specialize(site, "LOAD_ATTR_CLASS", _make_class(site, version, owner, descr),
-                           version=version, obj=descr)
+        return _specialize(site, CLASS, version=version, cls=owner, descr=descr, name=name)
     if kind is ABSENT:
         return site.fail("EXPECTED_ERROR")
     return site.fail(FAIL_KIND[kind])
@@ -488,11 +465,12 @@ def specialize_frame_push(site, t, version, fn, nargs, member):
     info = TRAMPOLINES.get(id(fn.__code__))
     if info is not None and info.exact_call_tail is None:
         info = None                        # a generator function: call it
-    if nargs == 1:
-        handler = _make_property(site, version, t, fv, fn, info)
-    else:
-        handler = _make_getattribute(site, version, t, fv, fn, info, site.arg)
-    return _specialize(site, member, handler, cache=fn, version=version, w34=fv, obj=fn)
+    frame = dict(version=version, cls=t, func_version=fv, seen=fn, info=info,
+                 size=_datastack.function_framesize(fn))    # (the version pins the code)
+    if member is PROPERTY_GETTER:
+        return _specialize(site, PROPERTY_GETTER, cache=fn, fget=fn, **frame)
+    return _specialize(site, GETATTRIBUTE_OVERRIDDEN, cache=fn, getattribute=fn, name=site.arg,
+                       **frame)
 
 
 def specialize_class_attr(site, owner, t, name, descr, version, is_method):
@@ -505,14 +483,10 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
         kv = facts.assign_keys_version(keys)
         if kv == 0:
             return site.fail("OUT_OF_VERSIONS")
-        if is_method:
-            member, handler = "LOAD_ATTR_METHOD_WITH_VALUES", _make_method_with_values(
-                site, version, t, keys, kv, descr)
-        else:
-            member, handler = "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", _make_nondescriptor_with_values(
-                site, version, t, keys, kv, descr)
-        return _specialize(site, member, handler, cache=descr, version=version, w34=kv, obj=descr,
-                           memo=(owner, (keys, kv)))
+        member = METHOD_WITH_VALUES if is_method else NONDESCRIPTOR_WITH_VALUES
+        return _specialize(site, member, cache=descr, version=version, cls=t,
+                           valid_offset=t.__basicsize__ + 3, keys=keys, keys_version=kv,
+                           descr=descr, memo=(owner, (keys, kv)))
     if flags & F_MANAGED_DICT:
         dictoffset = MANAGED_DICT_OFFSET
     else:
@@ -525,42 +499,22 @@ def specialize_class_attr(site, owner, t, name, descr, version, is_method):
     if is_method:
         if M64[(id(owner) + dictoffset) >> 3]:
             return site.fail("ATTR_NOT_MANAGED_DICT")
-        stored = dictoffset - MANAGED_DICT_OFFSET
-        return _specialize(site, "LOAD_ATTR_METHOD_LAZY_DICT",
-                           _make_method_lazy_dict(site, version, t, stored, descr),
-                           cache=descr, version=version, w3=stored, obj=descr)
+        return _specialize(site, METHOD_LAZY_DICT, cache=descr, version=version, cls=t,
+                           dictoffset=dictoffset - MANAGED_DICT_OFFSET, dict_at=dictoffset,
+                           descr=descr)
     return site.fail("ATTR_CLASS_ATTR_SIMPLE")
 
 
 # -- members: guards first, then the operation; a failed guard deopts --------------------------
 #
-# The type-version guard `type(owner).tp_version_tag == tv` is checked as
-# `id(type(owner)) == tid and tview[0] == tv`, tview being a 4-byte view of the
-# specialized type's version field: the same answer (a version belongs to one
-# live type), and a small view with a small index reads much faster than the
-# whole-memory view with an address.  The view is only read once the owner's
-# type is known to be the object at that address, so never read when it died.
-# (The forms run in place in fused runs test `type(owner) is tref()` instead, a
-# weak reference to the type: the same answer, without id()'s new int.)
-def type_guard(t):
-    """(id, view of tp_version_tag) of a type, for the members' guards."""
-    a = id(t) + TV
-    return id(t), M8[a:a + 4].cast("I")
+# Each member's guards are bytecodes.c's, by name; their general lowering reads the
+# objects' memory, and the handler and fused runs use the cheap lowering where a
+# guard has one (tests/interp/test_spec.py: both answer alike).  The operation is
+# getattr (o.name in fused runs): once the guards passed it finds what CPython's
+# member reads, without running code of the program.  In the method-call form
+# (oparg & 1) a plain member pushes NULL after the value.
 
-
-def u32_view(addr):
-    return M8[addr:addr + 4].cast("I")
-
-
-# in place in fused runs (fusion.py): the same guard, the value read as `o.name`
-# (the host specializes it), whose AttributeError is the NULL slot's miss; {c0}..
-# are the member's facts, as named where it is made
-INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})]", fallible="AttributeError",
-    pure=True))
-
-
+# the base instruction's operation, in place in fused runs ({arg}: the name)
 def _base_shape(oparg, name):
     """The base instruction's operation, in place in fused runs ({arg}: the name)."""
     if oparg & 1:
@@ -571,76 +525,6 @@ def _base_shape(oparg, name):
 
 
 FAMILY.base_shape = _base_shape
-
-
-def _make_instance_value(site, tv, t, index):
-    name = site.arg
-    tid, tview = type_guard(t)
-    basicsize = t.__basicsize__
-    valid = basicsize + 3
-    valid_at = facts.bytes_from(valid)     # [id(owner)]: its inline values' `valid` byte
-    slot = basicsize + 8 + 8 * index
-    method = site.oparg & 1
-    if facts.type_getattro(t) == GENERIC_GETATTR:
-        # Without __getattr__, a NULL value slot makes getattr raise AttributeError
-        # (and nothing else does, the type version being unchanged): that is the
-        # slot guard, at no cost when it passes.  (The miss path is the base
-        # instruction's, written out: this is the hottest member.)
-        if method:
-            def load_attr_instance_value(f, stack, site, nxt):
-                owner = stack[-1]
-                if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)]:
-                    try:
-                        stack[-1] = getattr(owner, name)
-                    except AttributeError:
-                        pass
-                    else:
-                        stack.append(NULL)
-                        return nxt
-                site.misses += 1
-                cells = site.cells
-                counter = cells[site.ci]
-                if counter < 16:
-                    specialize(site, owner)
-                    return site.pc
-                cells[site.ci] = counter - 16
-                stack[-1], self_ = load_method(owner, name)
-                stack.append(self_)
-                return nxt
-        else:
-            def load_attr_instance_value(f, stack, site, nxt):
-                owner = stack[-1]
-                if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)]:
-                    try:
-                        stack[-1] = getattr(owner, name)
-                    except AttributeError:
-                        pass
-                    else:
-                        return nxt
-                site.misses += 1
-                cells = site.cells
-                counter = cells[site.ci]
-                if counter < 16:
-                    specialize(site, owner)
-                    return site.pc
-                cells[site.ci] = counter - 16
-                stack[-1] = getattr(owner, name)
-                return nxt
-        INSTANCE_VALUE_IN_PLACE.facts(load_attr_instance_value, weakref.ref(t), token(t, tv), tv,
-                                      valid_at)
-    else:
-        def load_attr_instance_value(f, stack, site, nxt):
-            owner = stack[-1]
-            if id(type(owner)) == tid and tview[0] == tv:
-                a = id(owner)
-                if M8[a + valid] and M64[(a + slot) >> 3]:
-                    stack[-1] = getattr(owner, name)
-                    if method:
-                        stack.append(NULL)
-                    return nxt
-            site.misses += 1
-            return load_attr(f, stack, site, nxt)
-    return load_attr_instance_value
 
 
 def hint_entry_ok(owner, hint, name_id):
@@ -660,259 +544,165 @@ def hint_entry_ok(owner, hint, name_id):
     return M64[(e + 8) >> 3] == name_id and M64[(e + 16) >> 3] != 0
 
 
-def _make_with_hint(site, tv, t, hint):
-    name = site.arg
-    name_id = id(name)
-    method = site.oparg & 1
-    tid, tview = type_guard(t)
-
-    def load_attr_with_hint(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and hint_entry_ok(owner, hint, name_id):
-            stack[-1] = getattr(owner, name)
-            if method:
-                stack.append(NULL)
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return load_attr_with_hint
+def _value(oparg):
+    return ["getattr(owner, name)", "NULL"] if oparg & 1 else "getattr(owner, name)"
 
 
-# LOAD_ATTR_SLOT of a slot that getattr's AttributeError tells empty, in place in
-# fused runs: the type guard, then `o.name`, whose AttributeError is the empty
-# slot's miss
-SLOT_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0]", fallible="AttributeError", pure=True))
+# _CHECK_MANAGED_OBJECT_HAS_VALUES / _GUARD_DORV_VALUES...: the `valid` byte of the
+# object's inline values, at a fixed offset for the type (its basic size + 3)
+INLINE_VALUES = Guard("INLINE_VALUES", "MEM8[id({x}) + {valid_offset}]",
+                      "x's inline values are valid (no dict has taken them over)",
+                      needs={"MEM8": M8})
+INLINE_VALUES.lowered("{valid_at}[id({x})]",
+                      lambda valid_offset, **_: {"valid_at": facts.bytes_from(valid_offset)},
+                      consumes=("valid_offset",))
+# _LOAD_ATTR_INSTANCE_VALUE's and _LOAD_ATTR_SLOT's DEOPT_IF(attr == NULL)
+NOT_NULL_AT = Guard("NOT_NULL_AT", "MEM64[(id({x}) + {offset}) >> 3]",
+                    "the object pointer at offset in x (a value, a slot) is not NULL",
+                    needs={"MEM64": M64})
+# _CHECK_ATTR_WITH_HINT and _LOAD_ATTR_WITH_HINT's checks
+DICT_HINT = Guard("DICT_HINT", "hint_entry_ok({x}, {hint}, {name_id})",
+                  "x has a dict, whose entry at hint is the name with a value",
+                  needs={"hint_entry_ok": hint_entry_ok})
+# _CHECK_ATTR_MODULE, _LOAD_ATTR_MODULE: a keys version belongs to one keys object,
+# so a match pins the entry's address too
+MODULE_KEYS_VERSION = Guard(
+    "MODULE_KEYS_VERSION",
+    "type({x}) is ModuleType and MEM32[(MEM64[(MEM64[(id({x}) + MODULE_DICT) >> 3] + DICT_KEYS)"
+    " >> 3] + KEYS_VERSION) >> 2] == {keys_version}",
+    "x is a module whose dict's keys have the cached version",
+    needs={"ModuleType": ModuleType, "MEM32": M32, "MEM64": M64, "MODULE_DICT": MODULE_DICT,
+           "DICT_KEYS": DICT_KEYS, "KEYS_VERSION": KEYS_VERSION})
+VALUE_AT = Guard("VALUE_AT", "MEM64[{value_index}]",
+                 "the dict entry's value (at address value_index * 8) is not NULL",
+                 needs={"MEM64": M64})
+# _CHECK_ATTR_CLASS: the class itself, its metaclass exactly `type` (which cannot
+# change: a class's __class__ cannot be assigned)
+CLASS_VERSION = Guard("CLASS_VERSION",
+                      "isinstance({x}, type) and MEM32[(id({x}) + TP_VERSION_TAG) >> 2] == {version}",
+                      "x is a class whose version tag is the cached version",
+                      needs={"MEM32": M32, "TP_VERSION_TAG": TV})
+CLASS_VERSION.lowered("{x} is {cls_ref}() and {token}[0]",
+                      lambda version, cls, **_: {"cls_ref": weakref.ref(cls),
+                                                 "token": token(cls, version)},
+                      consumes=("cls",))
+# _GUARD_KEYS_VERSION: the shared keys of type(owner), pinned by its type version
+KEYS_VERSION_IS = Guard("KEYS_VERSION", "MEM32[({keys} + KEYS_VERSION) >> 2] == {keys_version}",
+                        "the type's shared keys have the cached version (no new name)",
+                        needs={"MEM32": M32, "KEYS_VERSION": KEYS_VERSION})
+KEYS_VERSION_IS.lowered("{kview}[0] == {keys_version}",
+                        lambda keys, **_: {"kview": u32_view(keys + KEYS_VERSION)},
+                        consumes=("keys",))
+# _CHECK_ATTR_METHOD_LAZY_DICT
+NO_DICT_AT = Guard("NO_DICT_AT", "not MEM64[(id({x}) + {dict_at}) >> 3]",
+                   "x has no dict yet (the pointer at dict_at is NULL)", needs={"MEM64": M64})
 
 
-def _make_slot(site, tv, t, offset, cheap):
-    name = site.arg
-    method = site.oparg & 1
-    tid, tview = type_guard(t)
-    if cheap:
-        # __class__ is never NULL; a NULL Py_T_OBJECT_EX slot makes getattr raise
-        # AttributeError (only that, without __getattr__): the slot guard for free
-        def load_attr_slot(f, stack, site, nxt):
-            owner = stack[-1]
-            if id(type(owner)) == tid and tview[0] == tv:
-                try:
-                    stack[-1] = getattr(owner, name)
-                except AttributeError:
-                    pass
-                else:
-                    if method:
-                        stack.append(NULL)
-                    return nxt
-            site.misses += 1
-            return load_attr(f, stack, site, nxt)
-        return SLOT_IN_PLACE.facts(load_attr_slot, weakref.ref(t), token(t, tv), tv)
-
-    def load_attr_slot(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and M64[(id(owner) + offset) >> 3]:
-            stack[-1] = getattr(owner, name)
-            if method:
-                stack.append(NULL)
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return load_attr_slot
+def u32_view(addr):
+    return M8[addr:addr + 4].cast("I")
 
 
-def _make_module(site, kv, value_addr):
-    # a keys version belongs to one keys object, so a match pins the entry's address
-    name = site.arg
-    method = site.oparg & 1
-    value_index = value_addr >> 3
+INSTANCE_VALUE = FAMILY.member(
+    "LOAD_ATTR_INSTANCE_VALUE", stack="owner -- attr", cache="version/2 index/1",
+    facts=("version", "cls", "index", "name", "valid_offset", "offset", "plain"),
+    guards=[TYPE_VERSION("owner", "version"), INLINE_VALUES("owner", "valid_offset"),
+            # without __getattr__, getattr raises AttributeError for a NULL value
+            # slot, and only then (the type version unchanged): the check is free
+            NOT_NULL_AT("owner", "offset").or_raises("AttributeError", where="plain")],
+    op=_value, attribute="name", uses={"NULL": NULL}, runs_code=False)
+WITH_HINT = FAMILY.member(
+    "LOAD_ATTR_WITH_HINT", stack="owner -- attr", cache="version/2 hint/1",
+    facts=("version", "cls", "hint", "name", "name_id"),
+    guards=[TYPE_VERSION("owner", "version"), DICT_HINT("owner", "hint", "name_id")],
+    op=_value, attribute="name", uses={"NULL": NULL}, runs_code=False)
+SLOT = FAMILY.member(
+    "LOAD_ATTR_SLOT", stack="owner -- attr", cache="version/2 index/1",
+    facts=("version", "cls", "index", "name", "plain"),
+    guards=[TYPE_VERSION("owner", "version"),
+            # (a NULL Py_T_OBJECT_EX slot makes getattr raise AttributeError; __class__
+            # is never NULL)
+            NOT_NULL_AT("owner", "index").or_raises("AttributeError", where="plain")],
+    op=_value, attribute="name", uses={"NULL": NULL}, runs_code=False)
+MODULE = FAMILY.member(
+    "LOAD_ATTR_MODULE", stack="owner -- attr", cache="keys_version/2 index/1",
+    facts=("keys_version", "index", "value_index", "name"),
+    guards=[MODULE_KEYS_VERSION("owner", "keys_version"), VALUE_AT("value_index")],
+    op=_value, attribute="name", uses={"NULL": NULL}, runs_code=False)
+# (CPython's cache borrows the attribute: while the version holds, the class's
+# lookup of the name gives exactly it, a function's __get__ without an instance
+# being the function)
+CLASS = FAMILY.member(
+    "LOAD_ATTR_CLASS", stack="owner -- attr", cache="version/2 unused/2 descr/4",
+    facts=("version", "cls", "descr", "name"),
+    guards=[CLASS_VERSION("owner", "version")],
+    op=_value, attribute="name", uses={"NULL": NULL}, runs_code=False)
+METHOD_WITH_VALUES = FAMILY.member(
+    "LOAD_ATTR_METHOD_WITH_VALUES", stack="owner -- method self",
+    cache="version/2 keys_version/2 descr/4",
+    facts=("version", "cls", "valid_offset", "keys", "keys_version", "descr"),
+    guards=[TYPE_VERSION("owner", "version"), INLINE_VALUES("owner", "valid_offset"),
+            KEYS_VERSION_IS("keys", "keys_version")],
+    op=["descr", "owner"], serves=lambda oparg: oparg & 1, runs_code=False)
+# A method found on a class whose instances have no dict: the type version pins it.
+METHOD_NO_DICT = FAMILY.member(
+    "LOAD_ATTR_METHOD_NO_DICT", stack="owner -- method self", cache="version/2 unused/2 descr/4",
+    facts=("version", "cls", "descr"),
+    guards=[TYPE_VERSION("owner", "version")], op=["descr", "owner"],
+    serves=lambda oparg: oparg & 1, runs_code=False)
+METHOD_LAZY_DICT = FAMILY.member(
+    "LOAD_ATTR_METHOD_LAZY_DICT", stack="owner -- method self",
+    cache="version/2 dictoffset/1 unused/1 descr/4",
+    facts=("version", "cls", "dictoffset", "dict_at", "descr"),
+    guards=[TYPE_VERSION("owner", "version"), NO_DICT_AT("owner", "dict_at")],
+    op=["descr", "owner"], serves=lambda oparg: oparg & 1, in_place=False, runs_code=False)
+NONDESCRIPTOR_WITH_VALUES = FAMILY.member(
+    "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", stack="owner -- value",
+    cache="version/2 keys_version/2 descr/4",
+    facts=("version", "cls", "valid_offset", "keys", "keys_version", "descr"),
+    guards=[TYPE_VERSION("owner", "version"), INLINE_VALUES("owner", "valid_offset"),
+            KEYS_VERSION_IS("keys", "keys_version")],
+    op="descr", serves=lambda oparg: not oparg & 1, in_place=False, runs_code=False)
+# A plain class value read through an instance with no dict: the type version pins it.
+NONDESCRIPTOR_NO_DICT = FAMILY.member(
+    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", stack="owner -- value", cache="version/2 unused/2 descr/4",
+    facts=("version", "cls", "descr"),
+    guards=[TYPE_VERSION("owner", "version")], op="descr",
+    serves=lambda oparg: not oparg & 1, runs_code=False)
 
-    def load_attr_module(f, stack, site, nxt):
-        owner = stack[-1]
-        if type(owner) is ModuleType:
-            keys = M64[(M64[(id(owner) + MODULE_DICT) >> 3] + DICT_KEYS) >> 3]
-            if M32[(keys + KEYS_VERSION) >> 2] == kv and M64[value_index]:
-                stack[-1] = getattr(owner, name)
-                if method:
-                    stack.append(NULL)
-                return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return MODULE_IN_PLACE.facts(load_attr_module, ModuleType, M64, M32, kv, value_index)
 
-
-# (the module's dict's keys, read through its __dict__ pointer: {c3} their version,
-# {c4} where the entry's value is, not NULL)
-MODULE_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard=f"type({{0}}) is {{c0}} and {{c2}}[({{c1}}[({{c1}}[(id({{0}}) + {MODULE_DICT}) >> 3]"
-          f" + {DICT_KEYS}) >> 3] + {KEYS_VERSION}) >> 2] == {{c3}} and {{c1}}[{{c4}}]", pure=True))
-
-
-def _make_class(site, tv, cls, descr):
-    # the class was specialized with metaclass exactly `type`, which cannot change
-    # (__class__ of a class cannot be assigned); so PyType_Check(owner) and the
-    # version match hold together exactly when type(owner) is type and owner is
-    # the live class at that address with the version
-    # CPython's cache borrows the attribute: the handler does not keep it alive.
-    # While the version holds, the class's lookup of the name gives exactly it
-    # (a function's __get__ without an instance, or a plain value).
-    method = site.oparg & 1
-    tid, tview = type_guard(cls)
-    name = site.arg
-    del descr
-
-    def load_attr_class(f, stack, site, nxt):
-        owner = stack[-1]
-        if type(owner) is type and id(owner) == tid and tview[0] == tv:
-            stack[-1] = getattr(owner, name)
-            if method:
-                stack.append(NULL)
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return CLASS_IN_PLACE.facts(load_attr_class, weakref.ref(cls), token(cls, tv), tv)
-
-
-CLASS_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{0}.{name}", "NULL"] if oparg & 1 else ["{0}.{name}"], consts=None,
-    guard="{0} is {c0}() and {c1}[0]", pure=True))
-
-
-def _frame_args(info, fn, args):
+# PROPERTY and GETATTRIBUTE_OVERRIDDEN push the frame of a Python function (the
+# property's getter, the class's __getattribute__) with the owner (and the name).
+def _push_frame(f, stack, site, nxt, fn, info, args):
+    del stack[-1]
+    f.pc = nxt
+    if info is None:                      # (a generator function: called)
+        stack.append(fn(*args))
+        return nxt
     args += info.exact_call_tail
     if info.nfree:
         args += fn.__closure__
-    return args
+    callee = Frame(info, args, fn.__globals__, fn.__builtins__, None, f, f.depth + 1)
+    return _loop.enter_and_push(f, stack, callee, nxt)
 
 
-def _make_property(site, tv, t, fv, fget, info):
-    tid, tview = type_guard(t)
-    fview = u32_view(id(fget) + FV)          # fget is kept alive by this handler
-    size = _datastack.function_framesize(fget)   # the version pins the code
-
-    def load_attr_property(f, stack, site, nxt):
-        owner = stack[-1]
-        if (id(type(owner)) == tid and tview[0] == tv and fview[0] == fv
-                and _datastack.has_space(f, size)):
-            del stack[-1]
-            if info is not None:
-                callee = Frame(info, _frame_args(info, fget, [owner]), fget.__globals__,
-                               fget.__builtins__, None, f, f.depth + 1)
-                f.pc = nxt
-                owner = None     # (the callee's frame holds it, as CPython's does)
-                return _loop.enter_and_push(f, stack, callee, nxt)
-            f.pc = nxt
-            stack.append(fget(owner))
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return load_attr_property
+def push_property_frame(f, stack, site, nxt, owner, fget, info):
+    return _push_frame(f, stack, site, nxt, fget, info, [owner])
 
 
-def _make_getattribute(site, tv, t, fv, getattribute, info, name):
-    tid, tview = type_guard(t)
-    fview = u32_view(id(getattribute) + FV)
-    size = _datastack.function_framesize(getattribute)
-
-    def load_attr_getattribute_overridden(f, stack, site, nxt):
-        owner = stack[-1]
-        if (id(type(owner)) == tid and tview[0] == tv and fview[0] == fv
-                and _datastack.has_space(f, size)):
-            del stack[-1]
-            if info is not None:
-                callee = Frame(info, _frame_args(info, getattribute, [owner, name]),
-                               getattribute.__globals__, getattribute.__builtins__, None, f,
-                               f.depth + 1)
-                f.pc = nxt
-                owner = None
-                return _loop.enter_and_push(f, stack, callee, nxt)
-            f.pc = nxt
-            stack.append(getattribute(owner, name))
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return load_attr_getattribute_overridden
+def push_getattribute_frame(f, stack, site, nxt, owner, getattribute, info, name):
+    return _push_frame(f, stack, site, nxt, getattribute, info, [owner, name])
 
 
-METHOD_WITH_VALUES_IN_PLACE = SiteShape(lambda oparg: Shape(
-    1, ["{c6}", "{0}"], consts=None,
-    guard="type({0}) is {c0}() and {c1}[0] and {c3}[id({0})] and "
-          "{c4}[0] == {c5}", pure=True))
-
-
-FAMILY.inline_members = lambda oparg: (
-    (INSTANCE_VALUE_IN_PLACE, METHOD_WITH_VALUES_IN_PLACE, METHOD_NO_DICT.in_place(oparg),
-     SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE) if oparg & 1
-    else (INSTANCE_VALUE_IN_PLACE, SLOT_IN_PLACE, CLASS_IN_PLACE, MODULE_IN_PLACE,
-          NONDESCRIPTOR_NO_DICT.in_place(oparg)))
-
-
-def _make_method_with_values(site, tv, t, keys, kv, descr):
-    tid, tview = type_guard(t)
-    valid_at = facts.bytes_from(t.__basicsize__ + 3)
-    kview = u32_view(keys + 12)        # the type's shared keys: read once the type matched
-
-    name = site.arg
-
-    def load_attr_method_with_values(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)] and kview[0] == kv:
-            stack[-1] = descr
-            stack.append(owner)
-            return nxt
-        site.misses += 1
-        cells = site.cells
-        counter = cells[site.ci]
-        if counter < 16:
-            specialize(site, owner)
-            return site.pc
-        cells[site.ci] = counter - 16
-        stack[-1], self_ = load_method(owner, name)
-        stack.append(self_)
-        return nxt
-    return METHOD_WITH_VALUES_IN_PLACE.facts(load_attr_method_with_values, weakref.ref(t),
-                                             token(t, tv), tv, valid_at, kview, kv, descr)
-
-
-# A method found on a class whose instances have no dict: the type version pins it.
-METHOD_NO_DICT = FAMILY.member(
-    "LOAD_ATTR_METHOD_NO_DICT", stack="owner -- method self", facts=("version", "cls", "descr"),
-    guards=[TYPE_VERSION("owner", "version")], op=["descr", "owner"],
-    serves=lambda oparg: oparg & 1, runs_code=False)
-
-
-def _make_method_lazy_dict(site, tv, t, stored_offset, descr):
-    tid, tview = type_guard(t)
-    offset = MANAGED_DICT_OFFSET + stored_offset
-
-    def load_attr_method_lazy_dict(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and not M64[(id(owner) + offset) >> 3]:
-            stack[-1] = descr
-            stack.append(owner)
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return load_attr_method_lazy_dict
-
-
-def _make_nondescriptor_with_values(site, tv, t, keys, kv, descr):
-    tid, tview = type_guard(t)
-    valid_at = facts.bytes_from(t.__basicsize__ + 3)
-    kview = u32_view(keys + 12)
-
-    def load_attr_nondescriptor_with_values(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and valid_at[id(owner)] and kview[0] == kv:
-            stack[-1] = descr
-            return nxt
-        site.misses += 1
-        return load_attr(f, stack, site, nxt)
-    return load_attr_nondescriptor_with_values
-
-
-# A plain class value read through an instance with no dict: the type version pins it.
-NONDESCRIPTOR_NO_DICT = FAMILY.member(
-    "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", stack="owner -- value", facts=("version", "cls", "descr"),
-    guards=[TYPE_VERSION("owner", "version")], op="descr",
-    serves=lambda oparg: not oparg & 1, result=None, runs_code=False)
+PROPERTY_GETTER = FAMILY.member(
+    "LOAD_ATTR_PROPERTY", stack="owner -- attr", cache="version/2 func_version/2 fget/4",
+    facts=("version", "cls", "func_version", "seen", "fget", "size", "info"),
+    guards=[TYPE_VERSION("owner", "version"), FUNCTION_VERSION("fget", "func_version"),
+            STACK_SPACE("size")],
+    op=Hand(push_property_frame), serves=lambda oparg: not oparg & 1)
+GETATTRIBUTE_OVERRIDDEN = FAMILY.member(
+    "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN", stack="owner -- attr",
+    cache="version/2 func_version/2 getattribute/4",
+    facts=("version", "cls", "func_version", "seen", "getattribute", "size", "info", "name"),
+    guards=[TYPE_VERSION("owner", "version"), FUNCTION_VERSION("getattribute", "func_version"),
+            STACK_SPACE("size")],
+    op=Hand(push_getattribute_frame), serves=lambda oparg: not oparg & 1)

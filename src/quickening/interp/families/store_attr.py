@@ -15,15 +15,13 @@ Guards (bytecodes.c):
   SLOT            type version
 """
 
-import weakref
 from types import ModuleType
 
 from quickening.interp import facts
 from quickening.interp.families import load_attr as _la
-from quickening.interp.lowering import Shape, SiteShape, store_attr_shape
+from quickening.interp.lowering import store_attr_shape
 from quickening.interp.ops.attrs import store_attr as _generic
-from quickening.interp.spec import TYPE_VERSION, Family
-from quickening.interp.typewatch import token
+from quickening.interp.spec import TYPE_VERSION, Family, Guard
 from quickening.interp.facts import (MEM32 as M32, MEM64 as M64, TYPE_VERSION_TAG as TV,
                                      MANAGED_DICT as MANAGED_DICT_OFFSET)
 
@@ -57,9 +55,7 @@ def specialize(site, owner):
     if version == 0:
         return site.fail("OUT_OF_VERSIONS")
     if kind is _la.ABSENT:
-        return _la.specialize_dict_access(site, owner, t, name, version,
-                                          "STORE_ATTR_INSTANCE_VALUE", _make_instance_value,
-                                          "STORE_ATTR_WITH_HINT", _make_with_hint)
+        return _la.specialize_dict_access(site, owner, t, name, version, INSTANCE_VALUE, WITH_HINT)
     if kind is _la.OBJECT_SLOT:
         _, offset, mflags = facts.member_def(descr)
         if not type.__subclasscheck__(descr.__objclass__, t):
@@ -83,69 +79,37 @@ _FAIL_KIND = {
 }
 
 
-# -- members (the type guard as in load_attr.py) ---------------------------------------------
-def _make_instance_value(site, tv, t, index):
-    name = site.arg
-    tid, tview = _la.type_guard(t)
-    valid_at = facts.bytes_from(t.__basicsize__ + 3)    # [id(owner)]: inline values valid
+# -- members ----------------------------------------------------------------------------------
+# _GUARD_DORV_NO_DICT: no dict has been made for the object, and its inline values
+# are valid.  The cheap lowering reads only the dict pointer: an object whose managed
+# dict pointer is NULL has valid inline values (they are made valid, and made invalid
+# only when a dict takes them over -- the pointer is then set -- or when the object
+# is cleared as garbage).
+NO_DICT_VALUES_VALID = Guard(
+    "NO_DICT_VALUES_VALID", "not DICT_POINTERS[id({x}) >> 3] and MEM8[id({x}) + {valid_offset}]",
+    "x has no dict yet and its inline values are valid",
+    needs={"DICT_POINTERS": DICT_POINTERS, "MEM8": facts.MEM8})
+NO_DICT_VALUES_VALID.lowered("not DICT_POINTERS[id({x}) >> 3]", lambda **_: {},
+                             consumes=("valid_offset",), needs={"DICT_POINTERS": DICT_POINTERS})
 
-    def store_attr_instance_value(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv:
-            a = id(owner)
-            if not DICT_POINTERS[a >> 3] and valid_at[a]:
-                del stack[-1]
-                setattr(owner, name, stack.pop())
-                return nxt
-        # the base instruction, written out (the hottest member)
-        site.misses += 1
-        cells = site.cells
-        counter = cells[site.ci]
-        if counter < 16:
-            specialize(site, owner)
-            return site.pc
-        cells[site.ci] = counter - 16
-        del stack[-1]
-        setattr(owner, name, stack.pop())
-        return nxt
-    return INSTANCE_VALUE_IN_PLACE.facts(store_attr_instance_value, weakref.ref(t),
-                                         token(t, tv), tv, DICT_POINTERS, valid_at)
-
-
-# in place in fused runs (fusion.py): the same guard, less the `valid` byte, and the
-# store.  (An object whose managed dict pointer is NULL has valid inline values:
-# they are made valid, and made invalid only when a dict takes them over -- the
-# pointer is then set -- or when the object is cleared as garbage.  One memory
-# read less.)
-INSTANCE_VALUE_IN_PLACE = SiteShape(lambda oparg: Shape(
-    2, effects=["{1}.{name} = {0}"], consts=None,
-    guard="type({1}) is {c0}() and {c1}[0] and not {c3}[id({1}) >> 3]", pure=True))
-FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
-FAMILY.base_purity = lambda oparg, name: (
-    (_la.plain_access(name, True), 1) if type(name) is str else None)
-FAMILY.inline_members = lambda oparg: (INSTANCE_VALUE_IN_PLACE, SLOT.in_place(oparg))
-
-
-def _make_with_hint(site, tv, t, hint):
-    name = site.arg
-    name_id = id(name)
-    entry_ok = _la.hint_entry_ok
-    tid, tview = _la.type_guard(t)
-
-    def store_attr_with_hint(f, stack, site, nxt):
-        owner = stack[-1]
-        if id(type(owner)) == tid and tview[0] == tv and entry_ok(owner, hint, name_id):
-            del stack[-1]
-            setattr(owner, name, stack.pop())
-            return nxt
-        site.misses += 1
-        return store_attr(f, stack, site, nxt)
-    return store_attr_with_hint
-
-
+INSTANCE_VALUE = FAMILY.member(
+    "STORE_ATTR_INSTANCE_VALUE", stack="value owner --", cache="version/2 index/1",
+    facts=("version", "cls", "index", "name", "valid_offset"),
+    guards=[TYPE_VERSION("owner", "version"), NO_DICT_VALUES_VALID("owner", "valid_offset")],
+    op="setattr(owner, name, value)", attribute="name", runs_code=False)
+WITH_HINT = FAMILY.member(
+    "STORE_ATTR_WITH_HINT", stack="value owner --", cache="version/2 hint/1",
+    facts=("version", "cls", "hint", "name", "name_id"),
+    guards=[TYPE_VERSION("owner", "version"), _la.DICT_HINT("owner", "hint", "name_id")],
+    op="setattr(owner, name, value)", attribute="name", in_place=False, runs_code=False)
 # A writable object slot: the store goes through the slot's descriptor, which the
 # type version pins.
 SLOT = FAMILY.member(
-    "STORE_ATTR_SLOT", stack="value owner --", facts=("version", "index", "cls", "name"),
+    "STORE_ATTR_SLOT", stack="value owner --", cache="version/2 index/1",
+    facts=("version", "index", "cls", "name"),
     guards=[TYPE_VERSION("owner", "version")], op="setattr(owner, name, value)",
     attribute="name", runs_code=False)
+
+FAMILY.base_shape = lambda oparg, name: store_attr_shape(name)
+FAMILY.base_purity = lambda oparg, name: (
+    (_la.plain_access(name, True), 1) if type(name) is str else None)
