@@ -261,7 +261,8 @@ class Member:
         # (bytecodes.c's "type_version/2 index/1"), else the family's fields
         self.layout = (_layout(cache) if cache is not None else
                        {k: v for k, v in family.cache_fields.items() if k != "counter"})
-        if sum(self.layout.values()) > sum(family.cache_fields.values()) - 1:
+        room = sum(v for k, v in family.cache_fields.items() if k != "counter")
+        if sum(self.layout.values()) > room:
             raise ValueError(f"{name}: cache layout {cache!r} is larger than the family's")
         self.cells = tuple(fact for fact in self.facts if fact in self.layout)
         consumed = {name for check in self.guards if self._cheap(check)
@@ -528,7 +529,7 @@ def _stack_update(n_in, results, statement):
     """Statements replacing the n_in operands on the stack by the results."""
     k = len(results)
     if statement is not None:
-        return [statement, f"del stack[-{n_in}:]"]
+        return [statement] + ([f"del stack[-{n_in}:]"] if n_in else [])
     lines = []
     if n_in > k:
         lines.append(f"del stack[-{n_in - k}:]" if n_in - k > 1 else "del stack[-1]")

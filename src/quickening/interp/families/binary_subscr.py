@@ -22,10 +22,12 @@ import weakref
 
 from quickening.interp import facts, functions, host, loop as _loop
 from quickening.interp.families import _datastack
+from quickening.interp.families._datastack import STACK_SPACE
 from quickening.interp.frame import Frame
 from quickening.interp.ops import containers
-from quickening.interp.lowering import GENERIC, Shape
-from quickening.interp.spec import EXACT_TYPE, INDEX_IN_RANGE, NON_NEGATIVE_COMPACT, Family
+from quickening.interp.lowering import GENERIC
+from quickening.interp.spec import (EXACT_TYPE, INDEX_IN_RANGE, NON_NEGATIVE_COMPACT, Family,
+                                    Guard, Hand)
 from quickening.interp.facts import (TPFLAGS_HEAPTYPE as _HEAPTYPE, MEM32 as _MEM32,
                                      TYPE_VERSION_TAG as _TYPE_VERSION,
                                      FUNC_VERSION as _FUNC_VERSION)
@@ -75,7 +77,7 @@ def specialize(site, container, sub):
                     return site.specialize(LIST_INT)
                 if t is tuple:
                     return site.specialize(TUPLE_INT)
-                return site.specialize("BINARY_SUBSCR_STR_INT", binary_subscr_str_int)
+                return site.specialize(STR_INT)
             return site.fail("OUT_OF_RANGE")
         if type(sub) is slice:
             return site.fail({list: "SUBSCR_LIST_SLICE", tuple: "SUBSCR_TUPLE_SLICE",
@@ -98,7 +100,7 @@ def specialize(site, container, sub):
         if not version:
             return site.fail("OUT_OF_VERSIONS")
         _cache_getitem(t, getitem, version)
-        return site.specialize("BINARY_SUBSCR_GETITEM", binary_subscr_getitem)
+        return site.specialize(GETITEM)
     return site.fail(failure_kind(t, sub))
 
 
@@ -116,11 +118,6 @@ def failure_kind(t, sub):
     if type(sub) is slice:
         return prefix + "_SLICE"
     return "OTHER"
-
-
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return binary_subscr(f, stack, site, nxt)
 
 
 # -- members: guards first, then the operation ---------------------------------------
@@ -141,65 +138,62 @@ DICT = FAMILY.member("BINARY_SUBSCR_DICT", stack="container sub -- res",
                      guards=[EXACT_TYPE("container", dict)], op="container[sub]")
 
 
-def binary_subscr_str_int(f, stack, site, nxt):
-    sub = stack[-1]
-    container = stack[-2]
-    if type(sub) is int and type(container) is str and 0 <= sub < _COMPACT and sub < len(container):
-        c = container[sub]
-        if c < "\x80":
-            del stack[-1]
-            stack[-1] = c
-            return nxt
-    return _deopt(f, stack, site, nxt)
+# (CPython takes the character from its table of one-character ASCII strings)
+ASCII_CHAR = Guard("ASCII_CHAR", "{s}[{i}] < '\\x80'",
+                   "the character at index i of s is ASCII (< 128)")
+STR_INT = FAMILY.member(
+    "BINARY_SUBSCR_STR_INT", stack="container sub -- res",
+    guards=[EXACT_TYPE("sub", int), EXACT_TYPE("container", str), NON_NEGATIVE_COMPACT("sub"),
+            INDEX_IN_RANGE("sub", "container"), ASCII_CHAR("container", "sub")],
+    op="container[sub]", result=str, runs_code=False)
 
 
-
-
-def binary_subscr_getitem(f, stack, site, nxt):
-    container = stack[-2]
-    t = type(container)
+# GETITEM: the container's type holds a cached __getitem__ (see _GETITEM_CACHE) whose
+# type and function versions still match; its frame is pushed with (container, sub).
+def cached_getitem(t):
+    """The __getitem__ cached on type t while t's version and the function's hold, or None."""
     entry = _GETITEM_CACHE.get(id(t))
     if (entry is not None and entry[0]() is t
-            and _MEM32[(id(t) + _TYPE_VERSION) >> 2] == entry[1]):
-        func = entry[2]
-        if (_MEM32[(id(func) + _FUNC_VERSION) >> 2] == entry[3]
-                and _datastack.has_space(f, _datastack.function_framesize(func))):
-            sub = stack.pop()
-            del stack[-1]
-            f.pc = nxt
-            info = functions.TRAMPOLINES.get(id(func.__code__))
-            if info is None or info.is_generator_like:
-                # a function the interpreter does not run (or a generator): call it
-                stack.append(func(container, sub))
-                return nxt
-            if info.exact_call_tail is not None:
-                args = [container, sub]
-                args += info.exact_call_tail
-                if info.nfree:
-                    args += func.__closure__
-                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f, f.depth + 1)
-                callee.func = func
-            else:
-                callee = functions.new_frame(info, func, (container, sub), None, f.depth + 1)
-            container = sub = None     # (the callee's frame holds them, as CPython's does)
-            return _loop.enter_and_push(f, stack, callee, nxt)
-    return _deopt(f, stack, site, nxt)
+            and _MEM32[(id(t) + _TYPE_VERSION) >> 2] == entry[1]
+            and _MEM32[(id(entry[2]) + _FUNC_VERSION) >> 2] == entry[3]):
+        return entry[2]
+    return None
 
 
-# -- in place in fused runs (fusion.py): BINARY_SUBSCR_STR_INT's guard and operation ----------
-# (the guard less the bound: an index past the end raises IndexError, which is then
-# the member's miss: the run leaves for the handler, which counts it)
-def _index_guard(t):
-    return f"type({{1}}) is int and type({{0}}) is {t} and 0 <= {{1}} < {_COMPACT}"
+GETITEM_CACHED = Guard("GETITEM_CACHED", "(getitem := cached_getitem(type({x}))) is not None",
+                       "type(x) caches a __getitem__ and both its versions still match "
+                       "(_GUARD_TYPE_VERSION on the type's _spec_cache, the function version)",
+                       needs={"cached_getitem": cached_getitem})
 
 
-# (a character past \x7f is a miss: the guard takes the result, {r0}, to test it)
-binary_subscr_str_int.fuse_as = lambda oparg: Shape(
-    2, ["{r0}"], guard=_index_guard("str") + " and {1} < len({0}) and ({r0} := {0}[{1}]) < '\\x80'",
-    pure=True, result_type=str)
-_INLINE = (LIST_INT.in_place(0), TUPLE_INT.in_place(0), binary_subscr_str_int,
-           DICT.in_place(0))
-FAMILY.inline_members = lambda oparg: _INLINE
+def push_getitem_frame(f, stack, site, nxt, container, sub, getitem):
+    del stack[-2:]
+    f.pc = nxt
+    info = functions.TRAMPOLINES.get(id(getitem.__code__))
+    if info is None or info.is_generator_like:
+        # a function the interpreter does not run (or a generator): call it
+        stack.append(getitem(container, sub))
+        return nxt
+    if info.exact_call_tail is not None:
+        args = [container, sub]
+        args += info.exact_call_tail
+        if info.nfree:
+            args += getitem.__closure__
+        callee = Frame(info, args, getitem.__globals__, getitem.__builtins__, None, f, f.depth + 1)
+        callee.func = getitem
+    else:
+        callee = functions.new_frame(info, getitem, (container, sub), None, f.depth + 1)
+    container = sub = None     # (the callee's frame holds them, as CPython's does)
+    return _loop.enter_and_push(f, stack, callee, nxt)
+
+
+GETITEM = FAMILY.member(
+    "BINARY_SUBSCR_GETITEM", stack="container sub -- res",
+    guards=[GETITEM_CACHED("container"), STACK_SPACE("function_framesize(getitem)")],
+    op=Hand(push_getitem_frame), uses={"function_framesize": _datastack.function_framesize})
+
+FAMILY.inline_members = lambda oparg: (LIST_INT.in_place(0), TUPLE_INT.in_place(0),
+                                       STR_INT.in_place(0), DICT.in_place(0))
 
 # the base operation in place in fused runs (fusion.py): the generic instruction's
 FAMILY.base_shape = GENERIC[host.OPMAP["BINARY_SUBSCR"]]

@@ -13,7 +13,7 @@ import types
 from quickening.interp.families import _genframes
 from quickening.interp.ops import control
 from quickening.interp.ops.registry import NULL
-from quickening.interp.spec import Family
+from quickening.interp.spec import EXACT_TYPE, Family, Hand
 
 
 _generic = control.for_iter
@@ -32,8 +32,8 @@ for_iter = FAMILY.base_handler
 def specialize(site, it):
     t = type(it)
     member = _BY_ITERATOR.get(t)
-    if member is not None and (t is not GeneratorType or site.oparg <= 0x7FFF):
-        return site.specialize(*member)
+    if member is not None and member.serves(site.oparg):
+        return site.specialize(member)
     return site.fail(classify_iterator(it))
 
 
@@ -86,29 +86,31 @@ def _deopt(f, stack, site, nxt):
 
 
 # -- members: guards first, then the operation ---------------------------------------
-def _sequence_member(iterator_type):
-    """FOR_ITER_LIST / _TUPLE / _RANGE: guard on the iterator's exact type, then step it."""
-    def member(f, stack, site, nxt):
-        it = stack[-1]
-        if type(it) is iterator_type:
-            value = next(it, NULL)
-            if value is NULL:
-                del stack[-1]
-                return site.arg
-            stack.append(value)
-            return nxt
-        return _deopt(f, stack, site, nxt)
-    return member
+# (the operation is irregular: at the end of the iterator it jumps past the loop)
+def step(f, stack, site, nxt, it):
+    value = next(it, NULL)
+    if value is NULL:
+        del stack[-1]
+        return site.arg
+    stack.append(value)
+    return nxt
 
 
-for_iter_list = _sequence_member(_LIST_ITER)
-for_iter_tuple = _sequence_member(_TUPLE_ITER)
-for_iter_range = _sequence_member(_RANGE_ITER)
-# in place in fused runs (fusion.py): the guard is the iterator's exact type
-for_iter_list.iterates, for_iter_tuple.iterates, for_iter_range.iterates = (
-    _LIST_ITER, _TUPLE_ITER, _RANGE_ITER)
-# and the exact type of what it steps to, when known
-for_iter_list.yields, for_iter_tuple.yields, for_iter_range.yields = None, None, int
+def _sequence_member(name, iterator_type, yields):
+    """FOR_ITER_LIST / _TUPLE / _RANGE: the iterator's exact type, then a step."""
+    member = FAMILY.member(
+        name, stack="it -- it next", guards=[EXACT_TYPE("it", "ITERATOR")], op=Hand(step),
+        uses={"ITERATOR": iterator_type, "NULL": NULL}, runs_code=False)
+    # in place in fused runs (fusion.py): the guard is the iterator's exact type, and
+    # the type of what it steps to, when known
+    handler = member.handler(0)
+    handler.iterates, handler.yields = iterator_type, yields
+    return member, handler
+
+
+LIST, for_iter_list = _sequence_member("FOR_ITER_LIST", _LIST_ITER, None)
+TUPLE, for_iter_tuple = _sequence_member("FOR_ITER_TUPLE", _TUPLE_ITER, None)
+RANGE, for_iter_range = _sequence_member("FOR_ITER_RANGE", _RANGE_ITER, int)
 FAMILY.inline_members = lambda oparg: (for_iter_list, for_iter_tuple, for_iter_range)
 
 
@@ -120,10 +122,7 @@ _push = _genframes.push
 _gi_yieldfrom = _genframes.gi_yieldfrom   # (the driver's own: see _genframes.py)
 
 
-def for_iter_gen(f, stack, site, nxt):
-    it = stack[-1]
-    if type(it) is not GeneratorType:
-        return _deopt(f, stack, site, nxt)
+def run_generator_frame(f, stack, site, nxt, it):
     inner = _gi_yieldfrom(it)
     # the common case: a driver suspended in its `yield from` of a suspended frame
     if type(inner) is not _InterpGenerator or inner.running or inner.frame.pc < 0:
@@ -137,8 +136,12 @@ def for_iter_gen(f, stack, site, nxt):
         return _generic(f, stack, site.arg, nxt)
     return _push(f, site, inner, None, _ForIterReturn, nxt)
 
-# the member for each iterator type: (name, handler)
-_BY_ITERATOR = {_LIST_ITER: ("FOR_ITER_LIST", for_iter_list),
-                _TUPLE_ITER: ("FOR_ITER_TUPLE", for_iter_tuple),
-                _RANGE_ITER: ("FOR_ITER_RANGE", for_iter_range),
-                GeneratorType: ("FOR_ITER_GEN", for_iter_gen)}
+
+# (the generator must be neither running nor finished: checked by the operation,
+# which then misses; a generator the interpreter does not run is advanced natively)
+GEN = FAMILY.member("FOR_ITER_GEN", stack="it -- it next",
+                    guards=[EXACT_TYPE("it", "GeneratorType")], op=Hand(run_generator_frame),
+                    uses={"GeneratorType": GeneratorType}, serves=lambda oparg: oparg <= 0x7FFF)
+
+# the member for each iterator type
+_BY_ITERATOR = {_LIST_ITER: LIST, _TUPLE_ITER: TUPLE, _RANGE_ITER: RANGE, GeneratorType: GEN}

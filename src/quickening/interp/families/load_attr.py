@@ -207,6 +207,18 @@ def fail_as_native(site, native, name, store):
     return site.fail(FAIL_KIND.get(kind, "OTHER"))
 
 
+def member_slot(descr, t, refused_flag, refusal):
+    """(type, offset, None) of an object member slot t can hold, or (.., .., the failure
+    kind): its descriptor's class must be in t's MRO, the slot without refused_flag
+    and within a 16-bit cell."""
+    mtype, offset, mflags = facts.member_def(descr)
+    if not type.__subclasscheck__(descr.__objclass__, t):
+        return mtype, offset, "EXPECTED_ERROR"
+    if mflags & refused_flag:
+        return mtype, offset, refusal
+    return mtype, offset, "OUT_OF_RANGE" if offset > 0xFFFF else None
+
+
 def function_check_args(fn, expected_argcount):
     """None if fn is a simple function of `expected_argcount` parameters, else the kind."""
     code = fn.__code__
@@ -386,13 +398,9 @@ def specialize(site, owner):
             return site.fail("ATTR_PROPERTY_NOT_PY_FUNCTION")
         return specialize_frame_push(site, t, version, fget, 1, PROPERTY_GETTER)
     if kind is OBJECT_SLOT:
-        mtype, offset, mflags = facts.member_def(descr)
-        if not type.__subclasscheck__(descr.__objclass__, t):
-            return site.fail("EXPECTED_ERROR")
-        if mflags & facts.AUDIT_READ:
-            return site.fail("ATTR_AUDITED_SLOT")
-        if offset > 0xFFFF:
-            return site.fail("OUT_OF_RANGE")
+        mtype, offset, refusal = member_slot(descr, t, facts.AUDIT_READ, "ATTR_AUDITED_SLOT")
+        if refusal:
+            return site.fail(refusal)
         plain = mtype == facts.T_OBJECT_EX and facts.type_getattro(t) == GENERIC_GETATTR
         return _specialize(site, SLOT, version=version, cls=t, index=offset, name=name,
                            plain=plain)
@@ -636,13 +644,22 @@ CLASS = FAMILY.member(
     facts=("version", "cls", "descr", "name"),
     guards=[CLASS_VERSION("owner", "version")],
     op=_value, attribute="name", uses={"NULL": NULL}, runs_code=False)
-METHOD_WITH_VALUES = FAMILY.member(
-    "LOAD_ATTR_METHOD_WITH_VALUES", stack="owner -- method self",
-    cache="version/2 keys_version/2 descr/4",
-    facts=("version", "cls", "valid_offset", "keys", "keys_version", "descr"),
-    guards=[TYPE_VERSION("owner", "version"), INLINE_VALUES("owner", "valid_offset"),
-            KEYS_VERSION_IS("keys", "keys_version")],
-    op=["descr", "owner"], serves=lambda oparg: oparg & 1, runs_code=False)
+
+
+def _class_attribute_with_values(name, stack, op, **declaration):
+    """METHOD_WITH_VALUES / NONDESCRIPTOR_WITH_VALUES: a class attribute read through
+    an instance with inline values, whose shared keys do not shadow it."""
+    return FAMILY.member(
+        name, stack=stack, cache="version/2 keys_version/2 descr/4",
+        facts=("version", "cls", "valid_offset", "keys", "keys_version", "descr"),
+        guards=[TYPE_VERSION("owner", "version"), INLINE_VALUES("owner", "valid_offset"),
+                KEYS_VERSION_IS("keys", "keys_version")],
+        op=op, runs_code=False, **declaration)
+
+
+METHOD_WITH_VALUES = _class_attribute_with_values(
+    "LOAD_ATTR_METHOD_WITH_VALUES", "owner -- method self", ["descr", "owner"],
+    serves=lambda oparg: oparg & 1)
 # A method found on a class whose instances have no dict: the type version pins it.
 METHOD_NO_DICT = FAMILY.member(
     "LOAD_ATTR_METHOD_NO_DICT", stack="owner -- method self", cache="version/2 unused/2 descr/4",
@@ -655,13 +672,9 @@ METHOD_LAZY_DICT = FAMILY.member(
     facts=("version", "cls", "dictoffset", "dict_at", "descr"),
     guards=[TYPE_VERSION("owner", "version"), NO_DICT_AT("owner", "dict_at")],
     op=["descr", "owner"], serves=lambda oparg: oparg & 1, in_place=False, runs_code=False)
-NONDESCRIPTOR_WITH_VALUES = FAMILY.member(
-    "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", stack="owner -- value",
-    cache="version/2 keys_version/2 descr/4",
-    facts=("version", "cls", "valid_offset", "keys", "keys_version", "descr"),
-    guards=[TYPE_VERSION("owner", "version"), INLINE_VALUES("owner", "valid_offset"),
-            KEYS_VERSION_IS("keys", "keys_version")],
-    op="descr", serves=lambda oparg: not oparg & 1, in_place=False, runs_code=False)
+NONDESCRIPTOR_WITH_VALUES = _class_attribute_with_values(
+    "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES", "owner -- value", "descr",
+    serves=lambda oparg: not oparg & 1, in_place=False)
 # A plain class value read through an instance with no dict: the type version pins it.
 NONDESCRIPTOR_NO_DICT = FAMILY.member(
     "LOAD_ATTR_NONDESCRIPTOR_NO_DICT", stack="owner -- value", cache="version/2 unused/2 descr/4",

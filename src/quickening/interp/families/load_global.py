@@ -31,11 +31,11 @@ from quickening.interp import facts
 from quickening.interp.lowering import CALLEE_PROLOGUES, PROLOGUES, Shape, SiteShape
 from quickening.interp.ops import locals_ops
 from quickening.interp.ops.registry import NULL
-from quickening.interp.quicken import Family
+from quickening.interp.spec import Family, Guard
 from quickening.interp.facts import (MEM32 as _MEM32, MEM64 as _MEM64, DICT_KEYS as _DICT_KEYS,
                                      DICT_VALUES as _DICT_VALUES, KEYS_VERSION as _KEYS_VERSION)
 
-FAMILY = Family("LOAD_GLOBAL", operands=0)
+FAMILY = Family("LOAD_GLOBAL", stats_operands=0)
 
 _generic = locals_ops.load_global
 _DICT_KEYS_GENERAL = 0
@@ -89,13 +89,28 @@ def _keys_version(d):
 
 
 # -- the specializer --------------------------------------------------------------
+def _dict_refusal(d):
+    """Why a globals or builtins mapping cannot be specialized on, or None."""
+    if type(d) is not dict:
+        return "LOAD_GLOBAL_NON_DICT"
+    if facts.keys_kind(facts.dict_keys_address(d)) == _DICT_KEYS_GENERAL:
+        return "LOAD_GLOBAL_NON_STRING_OR_SPLIT"
+    return None
+
+
+def _version_refusal(version):
+    """Why a keys version cannot be cached (16-bit cells), or None."""
+    if not version:
+        return "OUT_OF_VERSIONS"
+    return "OUT_OF_RANGE" if version > 0xFFFF else None
+
+
 def specialize(site, f):
     name, push_null = site.arg
     g = f.globals
-    if type(g) is not dict:
-        return site.fail("LOAD_GLOBAL_NON_DICT")
-    if facts.keys_kind(facts.dict_keys_address(g)) == _DICT_KEYS_GENERAL:
-        return site.fail("LOAD_GLOBAL_NON_STRING_OR_SPLIT")
+    refusal = _dict_refusal(g)
+    if refusal:
+        return site.fail(refusal)
     index = _keys_index(g, name)
     if index >= 0:
         if index > 0xFFFF:
@@ -104,18 +119,16 @@ def specialize(site, f):
         if not version:
             _probe(g, name)
             version = _keys_version(g)
-        if not version:
-            return site.fail("OUT_OF_VERSIONS")
-        if version > 0xFFFF:
-            return site.fail("OUT_OF_RANGE")
-        # MODULE leaves the builtin_keys_version cell as it was
-        return site.specialize("LOAD_GLOBAL_MODULE", _module(name, push_null, version, g),
-                               cache=version, cells=(version, site.cache_cell(2), index))
+        refusal = _version_refusal(version)
+        if refusal:
+            return site.fail(refusal)
+        # (MODULE leaves the builtin_keys_version cell as it was)
+        return _specialize(site, MODULE, version, MODULE_IN_PLACE, (_stamp(g, version),),
+                           globals_version=version, index=index, name=name)
     b = f.builtins
-    if type(b) is not dict:
-        return site.fail("LOAD_GLOBAL_NON_DICT")
-    if facts.keys_kind(facts.dict_keys_address(b)) == _DICT_KEYS_GENERAL:
-        return site.fail("LOAD_GLOBAL_NON_STRING_OR_SPLIT")
+    refusal = _dict_refusal(b)
+    if refusal:
+        return site.fail(refusal)
     index = _keys_index(b, name)
     if not 0 <= index <= 0xFFFF:
         return site.fail("OUT_OF_RANGE")
@@ -123,28 +136,25 @@ def specialize(site, f):
         _probe(g, name)
         if not _keys_version(b):
             _probe({"__builtins__": b}, name)
-    globals_version = _keys_version(g)
-    if not globals_version:
-        return site.fail("OUT_OF_VERSIONS")
-    if globals_version > 0xFFFF:
-        return site.fail("OUT_OF_RANGE")
-    builtins_version = _keys_version(b)
-    if not builtins_version:
-        return site.fail("OUT_OF_VERSIONS")
-    if builtins_version > 0xFFFF:
-        return site.fail("OUT_OF_RANGE")
-    return site.specialize("LOAD_GLOBAL_BUILTIN",
-                           _builtin(name, push_null, globals_version, builtins_version, g, b),
-                           cache=(globals_version, builtins_version),
-                           cells=(globals_version, builtins_version, index))
+    globals_version, builtins_version = _keys_version(g), _keys_version(b)
+    refusal = _version_refusal(globals_version) or _version_refusal(builtins_version)
+    if refusal:
+        return site.fail(refusal)
+    return _specialize(site, BUILTIN, (globals_version, builtins_version), BUILTIN_IN_PLACE,
+                       (_stamp(g, globals_version), _stamp(b, builtins_version)),
+                       globals_version=globals_version, builtins_version=builtins_version,
+                       index=index, name=name)
 
 
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return load_global(f, stack, site, nxt)
+def _specialize(site, member, cache, kind, stamps, **facts):
+    """The declared member's handler and cells, and its form in fused runs: the
+    tag-stamp lowering below, with the stamp cells of the keys it tests."""
+    handler = kind.facts(member.handler(site.oparg, **facts), facts["name"], stamps[0], _TAGS,
+                         _seen, *stamps[1:])
+    return site.specialize(member.name, handler, cache, written=member.written(facts))
 
 
-# -- members: guards first, then the operation ---------------------------------------
+# -- in place in fused runs ---------------------------------------------------------------
 # A fused guard first compares the dict's tag with the one seen when the keys test
 # last passed: a dict's tag is stamped anew from one counter of the whole
 # interpreter at each change of it (never 0 once changed), so the same tag means the
@@ -187,53 +197,41 @@ def _seen(cell, k, read):
     return True
 
 
-def _combined(d):
-    """d's values are in its keys' entries (not a split dict): where CPython's members
-    read a global (a split dict's entries hold none: they miss)."""
-    return not _MEM64[(id(d) + _DICT_VALUES) >> 3]
+# -- members: guards first, then the operation -----------------------------------------
+# _GUARD_GLOBALS_VERSION / _GUARD_BUILTINS_VERSION: an exact dict whose keys have the
+# cached version; the value is read from the keys' entries, as CPython's does (so a
+# split dict, whose entries hold none, misses), and must not be NULL.
+DICT_KEYS_VERSION = Guard(
+    "DICT_KEYS_VERSION",
+    "type({d}) is dict and MEM32[(MEM64[(id({d}) + DICT_KEYS) >> 3] + KEYS_VERSION) >> 2] "
+    "== {version}",
+    "d is an exact dict whose keys have the cached version",
+    needs={"MEM32": _MEM32, "MEM64": _MEM64, "DICT_KEYS": _DICT_KEYS,
+           "KEYS_VERSION": _KEYS_VERSION})
+COMBINED = Guard("COMBINED", "not MEM64[(id({d}) + DICT_VALUES) >> 3]",
+                 "d's values are in its keys' entries (not a split dict)",
+                 needs={"MEM64": _MEM64, "DICT_VALUES": _DICT_VALUES})
+HOLDS = Guard("HOLDS", "(value := {d}.get({name}, NULL)) is not NULL",
+              "d holds name (its value is not NULL)", needs={"NULL": NULL})
 
 
-def _module(name, push_null, version, g):
-    if push_null:
-        def load_global_module(f, stack, site, nxt):
-            g = f.globals
-            if (type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version
-                    and _combined(g)):
-                value = g.get(name, NULL)
-                if value is not NULL:
-                    stack.append(value)
-                    stack.append(NULL)
-                    return nxt
-            return _deopt(f, stack, site, nxt)
-    else:
-        def load_global_module(f, stack, site, nxt):
-            g = f.globals
-            if (type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == version
-                    and _combined(g)):
-                value = g.get(name, NULL)
-                if value is not NULL:
-                    stack.append(value)
-                    return nxt
-            return _deopt(f, stack, site, nxt)
-    return MODULE_IN_PLACE.facts(load_global_module, name, _stamp(g, version), _TAGS, _seen)
+def _value(oparg):
+    return ["value", "NULL"] if oparg & 1 else "value"
 
 
-def _builtin(name, push_null, globals_version, builtins_version, g, b):
-    def load_global_builtin(f, stack, site, nxt):
-        g = f.globals
-        if type(g) is dict and _MEM32[(_MEM64[(id(g) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == globals_version:
-            b = f.builtins
-            if (type(b) is dict and _MEM32[(_MEM64[(id(b) + _DICT_KEYS) >> 3] + _KEYS_VERSION) >> 2] == builtins_version
-                    and _combined(b)):
-                value = b.get(name, NULL)
-                if value is not NULL:
-                    stack.append(value)
-                    if push_null:
-                        stack.append(NULL)
-                    return nxt
-        return _deopt(f, stack, site, nxt)
-    return BUILTIN_IN_PLACE.facts(load_global_builtin, name, _stamp(g, globals_version), _TAGS,
-                                  _seen, _stamp(b, builtins_version))
+MODULE = FAMILY.member(
+    "LOAD_GLOBAL_MODULE", stack="-- res", cache="globals_version/1 unused/1 index/1",
+    facts=("globals_version", "index", "name"),
+    guards=[DICT_KEYS_VERSION("f.globals", "globals_version"), COMBINED("f.globals"),
+            HOLDS("f.globals", "name")],
+    op=_value, in_place=False, runs_code=False)
+BUILTIN = FAMILY.member(
+    "LOAD_GLOBAL_BUILTIN", stack="-- res", cache="globals_version/1 builtins_version/1 index/1",
+    facts=("globals_version", "builtins_version", "index", "name"),
+    guards=[DICT_KEYS_VERSION("f.globals", "globals_version"),
+            DICT_KEYS_VERSION("f.builtins", "builtins_version"), COMBINED("f.builtins"),
+            HOLDS("f.builtins", "name")],
+    op=_value, in_place=False, runs_code=False)
 
 
 # in place in fused runs (fusion.py): the same guards and lookup.  A frame's globals

@@ -16,7 +16,7 @@ instruction always pushes (attribute, NULL), as CPython's does.
 from quickening.interp import facts
 from quickening.interp.ops.attrs import load_super_attr as _generic
 from quickening.interp.ops.registry import NULL
-from quickening.interp.spec import Family
+from quickening.interp.spec import IS, Family, Guard, Hand
 from quickening.interp.facts import (TPFLAGS_METHOD_DESCRIPTOR as F_METHOD_DESCRIPTOR,
                                      GENERIC_GETATTR)
 
@@ -43,23 +43,17 @@ def specialize(site, global_super, cls, self_):
     if not type(cls).__flags__ & F_TYPE_SUBCLASS:
         return site.fail("SUPER_BAD_CLASS")
     if site.oparg & 1:
-        return site.specialize("LOAD_SUPER_ATTR_METHOD", load_super_attr_method, cache={})
-    return site.specialize("LOAD_SUPER_ATTR_ATTR", load_super_attr_attr)
+        return site.specialize(METHOD, cache={}, name=site.arg[0])
+    return site.specialize(ATTR, name=site.arg[0])
 
 
-def _deopt(f, stack, site, nxt):
-    site.misses += 1
-    return load_super_attr(f, stack, site, nxt)
-
-
-def load_super_attr_attr(f, stack, site, nxt):
-    cls = stack[-2]
-    if stack[-3] is _super and type(cls).__flags__ & F_TYPE_SUBCLASS:
-        self_ = stack.pop()
-        del stack[-1]
-        stack[-1] = getattr(_super(cls, self_), site.arg[0])
-        return nxt
-    return _deopt(f, stack, site, nxt)
+# -- members: both guard the two facts the specializer checked ---------------------------------
+IS_CLASS = Guard("IS_CLASS", "type({x}).__flags__ & TYPE_SUBCLASS",
+                 "x is a class (PyType_Check)", needs={"TYPE_SUBCLASS": F_TYPE_SUBCLASS})
+ATTR = FAMILY.member(
+    "LOAD_SUPER_ATTR_ATTR", stack="global_super cls self -- attr", facts=("name",),
+    guards=[IS("global_super", super), IS_CLASS("cls")], op="getattr(super(cls, self), name)",
+    serves=lambda oparg: not oparg & 1, in_place=False)
 
 
 # What the lookup past cls found for an instance of a type, per site: the method
@@ -99,18 +93,20 @@ def super_method(cls, self_, name, memo):
     return getattr(proxy, name), NULL
 
 
-def load_super_attr_method(f, stack, site, nxt):
-    cls = stack[-2]
-    if stack[-3] is _super and type(cls).__flags__ & F_TYPE_SUBCLASS:
-        self_ = stack.pop()
-        del stack[-1]
-        tid = id(type(self_))
-        found = site.cache.get(tid)
-        if found is not None and found[0] == id(cls) and found[1] == _VERSIONS[tid >> 2]:
-            stack[-1] = found[2]
-            stack.append(self_)
-            return nxt
-        stack[-1], self_or_null = super_method(cls, self_, site.arg[0], site.cache)
-        stack.append(self_or_null)
+def method_through_memo(f, stack, site, nxt, cls, self, name):
+    del stack[-2:]
+    tid = id(type(self))
+    found = site.cache.get(tid)
+    if found is not None and found[0] == id(cls) and found[1] == _VERSIONS[tid >> 2]:
+        stack[-1] = found[2]
+        stack.append(self)
         return nxt
-    return _deopt(f, stack, site, nxt)
+    stack[-1], self_or_null = super_method(cls, self, name, site.cache)
+    stack.append(self_or_null)
+    return nxt
+
+
+METHOD = FAMILY.member(
+    "LOAD_SUPER_ATTR_METHOD", stack="global_super cls self -- attr self_or_null",
+    facts=("name",), guards=[IS("global_super", super), IS_CLASS("cls")],
+    op=Hand(method_through_memo), serves=lambda oparg: oparg & 1)

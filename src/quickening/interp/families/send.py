@@ -12,7 +12,7 @@ from quickening.interp.families import _genframes
 from quickening.interp.families.for_iter import classify_iterator
 from quickening.interp.lowering import Shape
 from quickening.interp.ops import gens
-from quickening.interp.spec import Family
+from quickening.interp.spec import Family, Guard, Hand
 
 
 _generic = gens.send
@@ -29,7 +29,7 @@ send = FAMILY.base_handler
 def specialize(site, receiver, value):
     t = type(receiver)
     if t is GeneratorType or t is CoroutineType:
-        return site.specialize("SEND_GEN", send_gen)
+        return site.specialize(GEN)
     return site.fail(classify_iterator(receiver))
 
 
@@ -50,8 +50,7 @@ _gi_yieldfrom = _genframes.gi_yieldfrom   # (the driver's own: see _genframes.py
 _cr_await = _genframes.cr_await
 
 
-def send_gen(f, stack, site, nxt):
-    receiver = stack[-2]
+def run_receiver_frame(f, stack, site, nxt, receiver):
     t = type(receiver)
     if t is GeneratorType:
         inner = _gi_yieldfrom(receiver)
@@ -72,6 +71,17 @@ def send_gen(f, stack, site, nxt):
     if inner.frame.depth > 900:
         return _generic(f, stack, site.arg, nxt)
     return _push(f, site, inner, stack.pop(), _SendReturn, nxt)
+
+
+# (the receiver's frame must be neither running nor finished: checked by the operation,
+# which then misses)
+GENERATOR_OR_COROUTINE = Guard("GENERATOR_OR_COROUTINE",
+                               "type({x}) is GeneratorType or type({x}) is CoroutineType",
+                               "x is exactly a generator or a coroutine",
+                               needs={"GeneratorType": GeneratorType, "CoroutineType": CoroutineType})
+GEN = FAMILY.member("SEND_GEN", stack="receiver value -- receiver retval",
+                    guards=[GENERATOR_OR_COROUTINE("receiver")], op=Hand(run_receiver_frame))
+send_gen = GEN.handler(0)
 
 
 # in place in fused runs (fusion.py): the common case of the member -- a generator

@@ -57,13 +57,9 @@ def specialize(site, owner):
     if kind is _la.ABSENT:
         return _la.specialize_dict_access(site, owner, t, name, version, INSTANCE_VALUE, WITH_HINT)
     if kind is _la.OBJECT_SLOT:
-        _, offset, mflags = facts.member_def(descr)
-        if not type.__subclasscheck__(descr.__objclass__, t):
-            return site.fail("EXPECTED_ERROR")
-        if mflags & facts.READONLY:
-            return site.fail("ATTR_READ_ONLY")
-        if offset > 0xFFFF:
-            return site.fail("OUT_OF_RANGE")
+        _, offset, refusal = _la.member_slot(descr, t, facts.READONLY, "ATTR_READ_ONLY")
+        if refusal:
+            return site.fail(refusal)
         return site.specialize(SLOT, version=version, index=offset, cls=t, name=name)
     return site.fail(_FAIL_KIND[kind])
 
