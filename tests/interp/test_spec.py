@@ -126,3 +126,98 @@ def test_unpack_sequence_members_agree(seq, oparg):
             assert fused == "miss"
         else:
             assert fused == stack
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 4), st.lists(st.tuples(st.integers(0, 3), _CHANGES), max_size=6),
+       st.integers(0, 3), st.sampled_from(["class", "instance", "other"]))
+def test_class_version_cheap_and_general_lowerings_answer_alike(n, changes, cached, probe):
+    """LOAD_ATTR_CLASS's CLASS_VERSION: the class's tag read from memory (general)
+    and the class seen plus its watched token (cheap) agree, for the class itself,
+    an instance of it or another class, after any class changes."""
+    from quickening.interp.families import load_attr
+    base, classes = _classes(n)
+    cls = classes[cached % n]
+    version = facts.assign_type_version(cls)
+    for which, change in changes:
+        target = classes[which % n]
+        if change == "set_attr":
+            target.k = which
+        elif change == "del_attr" and "k" in target.__dict__:
+            del target.k
+        elif change == "add_method":
+            target.m = lambda self: which
+        elif change == "modify_base":
+            base.shared = which
+        facts.assign_type_version(target)
+    x = {"class": cls, "instance": cls(), "other": classes[(cached + 1) % n]}[probe]
+    general = load_attr.CLASS_VERSION.holds(x=x, version=version)
+    cheap = load_attr.CLASS_VERSION.holds_cheaply(x=x, version=version, cls=cls)
+    assert bool(general) == bool(cheap)
+
+
+_FUNCTION_CHANGES = st.sampled_from(["none", "code", "defaults", "kwdefaults", "annotations"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_FUNCTION_CHANGES, max_size=3), st.sampled_from(["seen", "other", "builtin"]))
+def test_function_version_cheap_and_general_lowerings_answer_alike(changes, probe):
+    """FUNCTION_VERSION: the version read by the object's address (general) and through
+    the view of the function seen at specialization, else by address (cheap), agree
+    after changes that reset a function's version."""
+    def seen(a, b=1):
+        return a + b
+
+    def other(a, b=1):
+        return a - b
+    version = facts.assign_function_version(seen)
+    facts.assign_function_version(other)
+    for change in changes:
+        if change == "code":
+            seen.__code__ = other.__code__
+        elif change == "defaults":
+            seen.__defaults__ = (2,)
+        elif change == "kwdefaults":
+            seen.__kwdefaults__ = {}
+        elif change == "annotations":
+            seen.__annotations__ = {"a": int}
+    fn = {"seen": seen, "other": other, "builtin": len}[probe]
+    general = spec.FUNCTION_VERSION.holds(fn=fn, func_version=version)
+    cheap = spec.FUNCTION_VERSION.holds_cheaply(fn=fn, func_version=version, seen=seen)
+    assert bool(general) == bool(cheap)
+
+
+_OBJECT_CHANGES = st.sampled_from(["set", "new_name", "del", "dict", "vars_update", "many"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_OBJECT_CHANGES, max_size=5))
+def test_store_attr_no_dict_guard_cheap_and_general_answer_alike(changes):
+    """STORE_ATTR_INSTANCE_VALUE's NO_DICT_VALUES_VALID: 'no dict and inline values
+    valid' (general) and 'no dict' (cheap) agree on objects whose dict is made,
+    whose attributes are added, deleted, or overflow the inline values."""
+    from quickening.interp.families import store_attr
+
+    class Point:
+        def __init__(self):
+            self.x, self.y = 1, 2
+    Point()                       # (the shared keys learn x and y)
+    o = Point()
+    for i, change in enumerate(changes):
+        if change == "set":
+            o.x = i
+        elif change == "new_name":
+            setattr(o, f"n{i}", i)
+        elif change == "del" and hasattr(o, "x"):
+            del o.x
+        elif change == "dict":
+            o.__dict__
+        elif change == "vars_update":
+            vars(o).update(z=i)
+        elif change == "many":
+            for j in range(40):
+                setattr(o, f"m{j}", j)
+    valid_offset = Point.__basicsize__ + 3
+    general = store_attr.NO_DICT_VALUES_VALID.holds(x=o, valid_offset=valid_offset)
+    cheap = store_attr.NO_DICT_VALUES_VALID.holds_cheaply(x=o, valid_offset=valid_offset)
+    assert bool(general) == bool(cheap)

@@ -85,8 +85,7 @@ class Guard:
 
     def holds_cheaply(self, **values):
         """Evaluate the cheap lowering on the facts prepared from the same values."""
-        prepared = self.prepare(**{k: v for k, v in values.items() if k != "x"})
-        return _evaluate(self.cheap, dict(prepared, x=values["x"]))
+        return _evaluate(self.cheap, {**values, **self.prepare(**values)})
 
     def extra(self):
         """The names the cheap lowering adds to the general one's."""
