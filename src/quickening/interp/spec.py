@@ -360,6 +360,12 @@ class Member:
         if self.sets_pc:
             body.append("        f.pc = nxt")
         if self.by_hand:
+            # (operands the operation does not name are dropped first: a frame it
+            # pushes may hold the only reference, as CPython's does)
+            dropped = [name.partition("[")[0] for name in self.inputs
+                       if name.partition("[")[0] not in self.op.params]
+            if dropped:
+                body.append(f"        del {', '.join(dropped)}")
             body.append(f"        return {self.op.call()}")
         elif raised:
             # the operation makes the last check: its exception is the miss, and
@@ -511,7 +517,8 @@ class Hand:
     """An operation written by hand (it pushes a frame, or is otherwise irregular):
     fn(f, stack, site, nxt, *names) -> the next instruction, called once the member's
     declared guards passed; `names` are its parameters after the fourth (operands,
-    facts, what the guards need)."""
+    facts, names the guards bind).  An operation that consumes operands into a frame
+    takes them from the stack: the handler holds none it does not pass."""
 
     def __init__(self, fn):
         self.fn, self.name = fn, "_" + fn.__name__

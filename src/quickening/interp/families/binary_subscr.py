@@ -166,8 +166,9 @@ GETITEM_CACHED = Guard("GETITEM_CACHED", "(getitem := cached_getitem(type({x})))
                        needs={"cached_getitem": cached_getitem})
 
 
-def push_getitem_frame(f, stack, site, nxt, container, sub, getitem):
-    del stack[-2:]
+def push_getitem_frame(f, stack, site, nxt, getitem):
+    sub = stack.pop()
+    container = stack.pop()
     f.pc = nxt
     info = functions.TRAMPOLINES.get(id(getitem.__code__))
     if info is None or info.is_generator_like:

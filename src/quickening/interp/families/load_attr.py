@@ -685,8 +685,7 @@ NONDESCRIPTOR_NO_DICT = FAMILY.member(
 
 # PROPERTY and GETATTRIBUTE_OVERRIDDEN push the frame of a Python function (the
 # property's getter, the class's __getattribute__) with the owner (and the name).
-def _push_frame(f, stack, site, nxt, fn, info, args):
-    del stack[-1]
+def _push_frame(f, stack, nxt, fn, info, args):
     f.pc = nxt
     if info is None:                      # (a generator function: called)
         stack.append(fn(*args))
@@ -698,12 +697,13 @@ def _push_frame(f, stack, site, nxt, fn, info, args):
     return _loop.enter_and_push(f, stack, callee, nxt)
 
 
-def push_property_frame(f, stack, site, nxt, owner, fget, info):
-    return _push_frame(f, stack, site, nxt, fget, info, [owner])
+# (the owner is taken from the stack: the callee's frame alone holds it, as CPython's)
+def push_property_frame(f, stack, site, nxt, fget, info):
+    return _push_frame(f, stack, nxt, fget, info, [stack.pop()])
 
 
-def push_getattribute_frame(f, stack, site, nxt, owner, getattribute, info, name):
-    return _push_frame(f, stack, site, nxt, getattribute, info, [owner, name])
+def push_getattribute_frame(f, stack, site, nxt, getattribute, info, name):
+    return _push_frame(f, stack, nxt, getattribute, info, [stack.pop(), name])
 
 
 PROPERTY_GETTER = FAMILY.member(
