@@ -28,7 +28,7 @@ class Frame:
     gen = None             # the generator object owning this frame
     exc_stack = None       # exceptions a generator frame is handling (restored on resume)
     func = None            # the function called, when known
-    view = None            # the FrameView handed out for this frame
+    view = None            # a weak reference to the FrameView handed out for this frame
     standin = None         # the real frame object standing for it (tracebacks.frame_object)
     entry_lasti = -1       # lasti restored by RERAISE, pushed again by a lasti handler
     trace = None           # the frame's local trace function (f_trace)

@@ -32,6 +32,7 @@ import gc
 import sys
 import types
 import weakref
+from weakref import ref as _weakref
 
 from quickening.interp import facts, tracebacks
 from quickening.interp.frame import thread_state, traced_from_here
@@ -49,7 +50,9 @@ _host_locals = _FrameType.__dict__["f_locals"].__get__
 
 
 class FrameView:
-    __slots__ = ("_frame",)
+    # (weakly referenced by its frame, view_of: a view the frame held strongly would
+    # make a cycle keeping the activation's variables alive after it returns)
+    __slots__ = ("_frame", "__weakref__")
 
     def __init__(self, frame):
         self._frame = frame
@@ -181,9 +184,16 @@ def _loop_running(frame, local):
 
 
 def view_of(frame):
-    view = frame.view
+    """The activation's view: the same one while something holds it.  (The frame
+    keeps only a weak reference to it: the view keeps the frame alive, as a frame
+    object keeps its variables, and a strong reference back would be a cycle that
+    only the garbage collector frees: the program's objects would outlive the
+    return, their __del__ late.)"""
+    ref = frame.view
+    view = ref() if ref is not None else None
     if view is None:
-        view = frame.view = FrameView(frame)
+        view = FrameView(frame)
+        frame.view = _weakref(view)
     return view
 
 

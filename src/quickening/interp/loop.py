@@ -142,6 +142,8 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                     if pc == RETURN:
                         if f.trace is not None:
                             tracing.on_return(ts, f, f.retval)
+                        if f.standin is not None:
+                            tracebacks.frame_returns(f)
                         if f is entry:
                             value = f.retval
                             f.retval = None
@@ -322,6 +324,8 @@ def enter(caller, f):
     ts.frame = caller
     if pc == RETURN and f.trace is None:
         f.back = None
+        if f.standin is not None:
+            tracebacks.frame_returns(f)
         value = f.retval
         f.retval = None
         return value

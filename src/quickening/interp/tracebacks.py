@@ -269,6 +269,21 @@ def leaving(exc):
     exc.__traceback__ = strip_internal(tb, upto_interpreted=True)
 
 
+def frame_returns(frame):
+    """An interpreted frame that has a frame object returns.  A frame object the
+    program (or a traceback) still holds outlives the activation: as CPython's
+    takes its frame over, it is given the variables the activation has at its
+    end, which it keeps (f_locals) and which are freed with it.  Held by nothing
+    else (the activation's reference, this function's and getrefcount's), it is
+    left as it is: it goes with the activation."""
+    stand = frame.standin
+    if _refcount(stand) > 3:
+        sync(frame, stand, -1)
+
+
+_refcount = sys.getrefcount
+
+
 def clean(exc, _seen=None):
     """Strip internal entries from an exception and everything chained to it."""
     if _seen is None:

@@ -1,0 +1,88 @@
+"""When the program's objects are freed under the interpreter: at the moment
+CPython frees them (their last reference gone), not at the next garbage
+collection.  Differential: the same program run by `python` and by
+`quickening run`, whose output records the order of every __del__."""
+
+import textwrap
+
+from tests.interp.differential import assert_same_program
+
+
+def _same(tmp_path, source):
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent(source))
+    assert_same_program(str(script))
+
+
+def test_frame_taken_by_a_callee_does_not_keep_the_callers_locals(tmp_path):
+    """sys._getframe(1), inspect.currentframe().f_back and traceback.extract_stack()
+    in a callee: natively the caller's locals are freed when it returns."""
+    _same(tmp_path, """
+        import gc, inspect, sys, traceback
+        gc.disable()        # (a collection would hide a cycle)
+        gc.collect()        # (what start-up left)
+
+        class Noisy:
+            def __init__(self, name):
+                self.name = name
+            def __del__(self):
+                print("freed", self.name)
+
+        def by_getframe():
+            sys._getframe(1)
+        def by_f_back():
+            return inspect.currentframe().f_back.f_lineno
+        def by_extract_stack():
+            traceback.extract_stack()
+        def by_walk_outwards():
+            f = sys._getframe()
+            while f is not None:
+                f = f.f_back
+        def by_stack():
+            inspect.stack()
+
+        def caller(callee, name):
+            local = Noisy(name)
+            callee()
+            print("returning from", name)
+
+        for callee in (by_getframe, by_f_back, by_extract_stack, by_walk_outwards, by_stack):
+            caller(callee, callee.__name__)
+            print("returned from", callee.__name__)
+
+        def nested(name):
+            def inner():
+                return sys._getframe(1).f_locals["local"].name
+            local = Noisy(name)
+            print("inner saw", inner())
+        nested("nested")
+        print("after nested")
+        print("garbage left:", gc.collect())
+        """)
+
+
+def test_frame_object_kept_by_the_program_keeps_what_natively_it_keeps(tmp_path):
+    """A frame object the program holds keeps its activation's variables, as natively;
+    dropping it frees them."""
+    _same(tmp_path, """
+        import gc, sys
+        gc.disable()
+        gc.collect()
+
+        class Noisy:
+            def __init__(self, name):
+                self.name = name
+            def __del__(self):
+                print("freed", self.name)
+
+        def take():
+            return sys._getframe(1)
+        def caller():
+            local = Noisy("kept")
+            return take()
+        frame = caller()
+        print("holding the frame", frame.f_code.co_name)
+        del frame
+        print("dropped the frame")
+        print("garbage left:", gc.collect())
+        """)
