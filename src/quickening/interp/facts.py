@@ -643,6 +643,34 @@ def _verify_frame_fields():
 PROBLEM = verify()
 
 
+# -- the thread's recursion counter ------------------------------------------------
+# PyThreadState.py_recursion_remaining and py_recursion_limit (3.13): the Python
+# frames this thread may still push, and its limit.
+TSTATE_RECURSION_REMAINING = 44
+TSTATE_RECURSION_LIMIT = 48
+_thread_state_address = ctypes.pythonapi.PyThreadState_Get
+_thread_state_address.restype = ctypes.c_void_p
+_thread_state_address.argtypes = ()
+
+
+def recursion_counter():
+    """The calling thread's (py_recursion_remaining, py_recursion_limit,
+    c_recursion_remaining) as a signed memoryview (writable), or None where the
+    layout is not the one checked here."""
+    if PROBLEM is not None:
+        return None
+    address = _thread_state_address() + TSTATE_RECURSION_REMAINING
+    view = MEM8[address:address + 8].cast("i")
+    if view[1] != sys.getrecursionlimit():
+        return None
+
+    def one_deeper():
+        return view[0]
+    if one_deeper() != view[0] - 1:
+        return None
+    return MEM8[address:address + 12].cast("i")
+
+
 # -- attribute access: type slots, member descriptors, keys versions ---------------
 # (used by the LOAD_ATTR / STORE_ATTR / LOAD_SUPER_ATTR families)
 TYPE_GETATTRO = 144

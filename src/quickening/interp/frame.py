@@ -3,6 +3,7 @@
 import threading
 from types import CellType, ModuleType
 
+from quickening.interp.facts import recursion_counter
 from quickening.interp.ops.registry import NULL
 
 
@@ -125,13 +126,17 @@ class ThreadState:
     A plain object, fetched once per loop entry: attributes of a
     threading.local cost several times more on every frame switch.
     """
-    __slots__ = ("frame", "tracer", "tracing", "entered")
+    __slots__ = ("frame", "tracer", "tracing", "entered", "host_room")
 
     def __init__(self):
         self.frame = None
         self.tracer = None     # sys.settrace() function installed by interpreted code
         self.tracing = False   # inside a trace function: no events
         self.entered = 0       # frames run on the host stack by loop.enter(), nested
+        # the host frames this thread may still push, its limit and its C
+        # recursion left (PyThreadState's, writable; loop.with_host_room), or a
+        # stand-in that never runs low
+        self.host_room = recursion_counter() or [1 << 30, 0, 1 << 30]
 
 
 _LOCAL = threading.local()

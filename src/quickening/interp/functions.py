@@ -21,7 +21,10 @@ from quickening.interp import generators as _generators
 from quickening.interp.handled import current as _handled
 from quickening.interp.codeinfo import TRAMPOLINES, info_for
 from quickening.interp.frame import Frame, builtins_of, thread_state as _thread_state
-from quickening.interp.loop import enter as _enter, run_frame as _run_frame
+from quickening.interp.loop import (LOW_HOST_ROOM as _LOW_HOST_ROOM, RECURSION_LIMIT as _RECURSION_LIMIT,
+                                   enter as _enter, program_recursion_limit as _program_recursion_limit,
+                                   run_frame as _run_frame, too_deep as _too_deep,
+                                   with_host_room as _with_host_room)
 from quickening.interp.ops.registry import NULL
 
 _OP = host.OPMAP
@@ -190,11 +193,26 @@ def enter(info, globals_, values):
     fast += [NULL] * (info.free_start - nparams)
     if info.nfree:
         fast += values[nparams:]
-    back = _thread_state().frame
-    frame = Frame(info, fast, globals_, builtins_of(globals_), None, None, entry_depth(back))
+    ts = _thread_state()
+    back = ts.frame
+    depth = entry_depth(back)
+    frame = Frame(info, fast, globals_, builtins_of(globals_), None, None, depth)
     if info.is_generator_like:
         return _generator_of(frame, _getframe(1).f_code.co_flags)   # (the trampoline's)
+    if depth > _RECURSION_LIMIT[0] and depth > _program_recursion_limit():
+        raise _too_deep()       # (as CPython pushing the frame)
+    if ts.host_room[0] < _LOW_HOST_ROOM:
+        return _with_host_room(ts, depth, _run_body, back, frame)
     # run here while nothing unusual happens; the loop takes over where it stopped
+    outer = _handled()
+    value = _enter(back, frame)
+    if value is not NULL:
+        return value
+    return _run_frame(frame, saved_handled=outer)
+
+
+def _run_body(back, frame):
+    """enter()'s end, given host room (loop.with_host_room)."""
     outer = _handled()
     value = _enter(back, frame)
     if value is not NULL:
