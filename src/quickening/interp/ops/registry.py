@@ -79,6 +79,16 @@ NULL = _Null()
 
 import ctypes as _ctypes
 
+# NULL is not one of the program's objects: untracked, gc.get_objects() does not
+# list it (an instance of a class is tracked), so a program iterating over them
+# cannot meet it -- a `for` loop over the list would stop there (FOR_ITER takes
+# NULL for the end), a variable holding it would read as unbound.  (It holds no
+# references: the collector has nothing to find in it.)
+_gc_untrack = _ctypes.pythonapi.PyObject_GC_UnTrack
+_gc_untrack.argtypes = [_ctypes.py_object]
+_gc_untrack.restype = None
+_gc_untrack(NULL)
+
 _sequence_check = _ctypes.pythonapi.PySequence_Check
 _sequence_check.argtypes = [_ctypes.py_object]
 _sequence_check.restype = _ctypes.c_int
