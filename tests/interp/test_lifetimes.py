@@ -86,3 +86,52 @@ def test_frame_object_kept_by_the_program_keeps_what_natively_it_keeps(tmp_path)
         print("dropped the frame")
         print("garbage left:", gc.collect())
         """)
+
+
+def test_a_finished_generator_leaves_no_garbage(tmp_path):
+    """A generator run to its end, closed, broken out of or raising -- through a
+    native caller, a for loop or yield from -- is freed at its last reference, and
+    leaves nothing for the collector (natively a generator and its frame are no
+    cycle)."""
+    _same(tmp_path, """
+        import gc
+        gc.disable()
+        gc.collect()
+
+        class Noisy:
+            def __del__(self):
+                print("  freed")
+
+        def gen():
+            n = Noisy()
+            try:
+                yield 1
+                yield 2
+            finally:
+                print("  finally")
+
+        g = gen(); list(g); del g
+        print("exhausted natively:", gc.collect())
+        g = gen(); next(g); del g
+        print("suspended, then dropped:", gc.collect())
+        for x in gen():
+            pass
+        print("for loop:", gc.collect())
+        for x in gen():
+            break
+        print("for loop, break:", gc.collect())
+
+        def raising():
+            yield 1
+            raise ValueError
+        try:
+            for x in raising():
+                pass
+        except ValueError:
+            pass
+        print("for loop, raising:", gc.collect())
+
+        def outer():
+            yield from gen()
+        print(list(outer()), "yield from:", gc.collect())
+        """)

@@ -108,12 +108,14 @@ class InterpGenerator:
                 frame.stack.clear()
                 frame.exc_stack = None
                 frame.standin = None
+                frame.gen = None    # (the frame and this object were a cycle)
             raise
         finally:
             self.running = False
         if frame.pc == RETURN:
             frame.stack.clear()
             frame.standin = None
+            frame.gen = None        # (a cycle: a finished frame needs it no more)
             if result is None:
                 raise StopIteration
             raise StopIteration(result)

@@ -217,6 +217,9 @@ def run_frame(entry, throw=None, saved_handled=NULL):
                         except BaseException as e:
                             exc = e
                             pc = f.info.prev_start[f.pc]
+                        # a generator's frame that finished: it and its generator
+                        # object were a cycle, which CPython's are not
+                        callee.gen = None
                         callee = value = None
                         continue
                     if pc == YIELD:
@@ -307,6 +310,7 @@ def run_frame(entry, throw=None, saved_handled=NULL):
             f.back = None
             if f.inline is not None:
                 f.inline.on_unwind(f, exc, back)
+                f.gen = None    # (finished: see the return above)
             ts.frame = f = back
             pc = f.info.prev_start[f.pc]
     finally:
