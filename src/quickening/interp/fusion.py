@@ -89,6 +89,9 @@ _NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "RESUME": RESUME
               "TRACE": TRACE,
               "__builtins__": dict(builtins.__dict__)}
 _TEMPLATES = {}     # source text -> its compiled code (runs of one shape share it)
+# true when the run was made again since it started (a site of it changed form: refuse)
+# or the frame is to be traced now: code of the program that ran may have done either
+_REMADE = "_gone or f.trace is not None"
 
 
 class _Run:
@@ -125,6 +128,9 @@ class _Run:
         self.starts_dispatched = False   # its first instruction goes through the table
         self.frame = None      # the frame it is made in (what PROLOGUES may count on)
         self.escapes = 0       # how many places code of the program may run (escape)
+        # code of the program may have run since the path last tested whether the run
+        # was made again meanwhile (check_gone)
+        self.unchecked = False
         self.inlines = 0       # callees written into it (inlining.py)
         self.goes_on_in_loop = 0   # paths leaving for another run (goes_on)
         self.after_call = False    # it starts after a call (which left the run it was in)
@@ -135,8 +141,24 @@ class _Run:
         types and the guard terms that held.  (Letting go of a value is not
         counted: a finalizer doing that is not seen.)"""
         self.escapes += 1
+        self.unchecked = True
         self.locals.clear()
         self.holds.clear()
+
+    def check_gone(self, pc):
+        """Before a site written in the form it held when the run was made: if code of
+        the program may have run since the path last tested it, and that code (a
+        nested activation of this code object, under a Python __add__, __hash__,
+        __getattr__ ...) changed a site of this run (refuse) or set the frame's
+        trace function, the loop goes on at pc instead, in the site's form now.
+        (One test stands for every operation since the last: what they may change
+        matters only where a fixed form is about to run.)"""
+        if self.unchecked:
+            self.unchecked = False
+            self.emit(f"if {_REMADE}:")
+            for line in _put(None, self.pending):
+                self.emit(line, 1)
+            self.emit(f"return {self.param(pc)}", 1)
 
     def goes_on(self, pc):
         """The path leaves for the loop, which goes on at pc (where another run starts):
@@ -265,8 +287,10 @@ class _Run:
             self.emit("return pc", indent + 2)
         else:
             self.emit("return pc", indent + 1)
-        self.emit("if _gone or f.trace is not None:", indent)
+        self.emit(f"if {_REMADE}:", indent)
         self.emit("return n", indent + 1)
+        if indent == 0:
+            self.unchecked = False
 
 
 def _simple(run, op, oparg, arg):
@@ -346,6 +370,7 @@ def _terminate(run, op, arg, nxt, dispatched):
             run.release()
             run.emit("if f.trace is not None or _gone:")
             run.emit(f"return {arg}", 1)
+            run.unchecked = False
             return _path(run, run.info.start_index[arg], dispatched)
         run.goes_on(arg)
     elif op in _FALLS_THROUGH:
@@ -667,7 +692,7 @@ def _call_names(run, pc, shape, kept, ops, names):
     names["kept"] = "".join(line + "; " for line in _put(None, kept))
     dropped = [t for t in dict.fromkeys(ops) if t in run.live and t not in kept]
     names["drop"] = f"{' = '.join(dropped)} = NULL; " if dropped else ""
-    names["remade"] = "_gone or f.trace is not None"
+    names["remade"] = _REMADE
     if "{nxt}" in "".join(shape.effects):
         names["nxt"] = run.param(run.info.plain[pc][2])
     if "{site}" in "".join(shape.effects):
@@ -792,6 +817,7 @@ def _site(run, p, last, site):
             and not site.successes):
         # failing to specialize, backing off: what it is given is not what the base
         # shape takes in place (CALL's: a Python function, which would specialize)
+        run.check_gone(p)
         run.escape()
         run.flush()
         _, _, at = _site_operands(run, p, 0)
@@ -803,6 +829,7 @@ def _site(run, p, last, site):
     if shape is None and not (holds is site.base_handler and base is not None):
         _dispatch(run, p, last)
         return False
+    run.check_gone(p)
     ops, kept, at = _site_operands(run, p, shape.npop if shape is not None else base.npop)
     outs = [run.new_temp() for _ in range(len((shape or base).results))]
     cells, ci = run.param(site.cells), run.param(site.ci)
@@ -827,6 +854,7 @@ def _site(run, p, last, site):
             result_type = _pure_result(run, base, ops)
             if result_type is None or not shape.pure:
                 run.escape()
+                run.unchecked = not (_checks_itself(shape) and _checks_itself(base))
             elif result_type is shape.result_type is not None:
                 run.known[outs[0]] = result_type
         else:
@@ -836,6 +864,7 @@ def _site(run, p, last, site):
                 run.known[outs[0]] = shape.result_type
             if not shape.pure:
                 run.escape()
+                run.unchecked = not _checks_itself(shape)
             else:     # (its hit changes nothing a guard tests: its guard's terms hold on)
                 run.holds.update(key for _, key in _term_keys(guard, run) if key is not None)
     else:
@@ -844,6 +873,7 @@ def _site(run, p, last, site):
         result_type = _pure_result(run, base, ops)
         if result_type is None or base.guard is not None:
             run.escape()
+            run.unchecked = not _checks_itself(base)
         elif result_type is not object and len(outs) == 1:
             run.known[outs[0]] = result_type
     # (a site holding its base instruction whose shape has a guard of its own -- CALL's,
@@ -854,6 +884,12 @@ def _site(run, p, last, site):
     _otherwise(run, p, at, last, kept, ops, outs, rare=rare,
                counted=None if rare else (cells, ci))
     return True
+
+
+def _checks_itself(shape):
+    """The shape's last effect goes back to the loop if the run was made again or the
+    frame is to be traced ({remade}: a call running interpreted code)."""
+    return bool(shape.effects) and "{remade}" in shape.effects[-1]
 
 
 # CALL sites failing on a builtin class CPython does not specialize for (TypeError(i),
@@ -1135,6 +1171,7 @@ def _for_iter(run, pc, site):
     clean = _steps_cleanly(site)
     if fixed:
         site.fused_in.add(run.entry)
+        run.check_gone(pc)
         if clean and run.iterator_known and pc == run.entry:
             test = "True"    # (the first turn of a peeled loop checked it: _peel)
         elif held in members:
@@ -1478,6 +1515,7 @@ def _peel(run):
     run.lines, run.pending, run.live, run.written = [], [], [], set()
     run.depth, run.origin, run.generation, run.back_edges = 0, {}, {}, []
     run.locals, run.holds, run.iterator_known = dict(known), set(holds), True
+    run.unchecked = False     # (the back edges tested it)
     _path(run, run.info.start_index[run.entry], 0)
     now_known, now_holds = _at_back_edges(run.back_edges)
     if (all(now_known.get(i) is t for i, t in known.items()) and holds <= now_holds
@@ -1640,7 +1678,7 @@ def _follow(run, pc, dispatched, side=False):
     it for the other side)."""
     if side:
         saved = (run.depth, list(run.pending), list(run.live), dict(run.locals),
-                 set(run.holds), dict(run.generation))
+                 set(run.holds), dict(run.generation), run.unchecked)
         run.depth += 1
     info = run.info
     if ((pc in run.written or pc in info.joins)
@@ -1652,7 +1690,8 @@ def _follow(run, pc, dispatched, side=False):
     else:
         count = _path(run, run.info.start_index[pc], dispatched)
     if side:
-        run.depth, run.pending, run.live, run.locals, run.holds, run.generation = saved
+        (run.depth, run.pending, run.live, run.locals, run.holds, run.generation,
+         run.unchecked) = saved
     return count
 
 

@@ -134,3 +134,100 @@ def drive(record):
     site(list(range(10)), 0)
     record()
 """)
+
+
+# The same, where the nested activation is run by an operation a fused run does in
+# place (not through the table): a generic operator, comparison, truth test,
+# slice or attribute running the program's own method, a dict lookup
+# running a key's __hash__, a FOR_ITER stepping a Python iterator (each entry: what
+# the loop iterates over, the statement before `t = t + x`).  The site after it
+# (`t + x`, re-specialized for floats by the nested activation) must run in its new
+# form in the same turn.  (The nested activation is run once, at the 5th turn: the
+# operation's site has then backed off, so it runs in place; and the state is
+# recorded before the outer loop's misses re-specialize `t + x`: a count off would
+# be absorbed.)
+NESTED_IN_PLACE = {
+    "binary_op": ("xs", "u = w + d"),
+    "negative": ("xs", "u = -w"),
+    "compare_op": ("xs", "u = w == d"),
+    "to_bool": ("xs", "u = not w"),
+    "contains_op": ("xs", "u = d in w"),
+    "slice": ("xs", "u = w[d:]"),
+    "dict_hash": ("xs", "u = table[key]"),
+    "store_subscr": ("xs", "sub[d] = d"),
+    "getattr": ("xs", "u = w.missing"),
+    "setattr": ("xs", "w.field = d"),
+    "for_iter": ("Steps(w, xs)", "u = x"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_IN_PLACE))
+def test_site_changed_by_a_nested_activation_run_in_place(name):
+    assert_same_sites(f"""
+FLOATS = [0.5] * 60
+ARMED = [0]
+def rec(d):
+    if d and ARMED[0]:
+        ARMED[0] -= 1
+        if not ARMED[0]:
+            site(FLOATS, 0)
+    return 0
+class W:
+    def __init__(self, d):
+        self.__dict__["d"] = d
+    def __add__(self, other):
+        return rec(self.d)
+    def __neg__(self):
+        return rec(self.d)
+    def __eq__(self, other):
+        return rec(self.d)
+    def __bool__(self):
+        return bool(rec(self.d))
+    def __contains__(self, item):
+        return bool(rec(self.d))
+    def __getitem__(self, index):
+        return rec(self.d)
+    def __getattr__(self, name):
+        return rec(self.d)
+    def __setattr__(self, name, value):
+        rec(self.d)
+    __hash__ = None
+class Steps:
+    def __init__(self, w, xs):
+        self.w = w
+        self.it = iter(xs)
+    def __iter__(self):
+        return self
+    def __next__(self):
+        rec(self.w.d)
+        return next(self.it)
+class Key:
+    def __init__(self):
+        self.d = 0
+    def __hash__(self):
+        return rec(self.d)
+class Sub(dict):
+    def __setitem__(self, index, value):
+        rec(index)
+def site(xs, d):
+    t = 0
+    w = W(d)
+    key = Key()
+    table = {{key: 0}}
+    key.d = d
+    sub = Sub()
+    for x in {NESTED_IN_PLACE[name][0]}:
+        {NESTED_IN_PLACE[name][1]}
+        t = t + x
+    return t
+WATCH = ["site"]
+def drive(record):
+    for _ in range(3):
+        site(list(range(40)), 0)
+    record()
+    ARMED[0] = 5
+    site(list(range(10)), 1)
+    record()
+    site(list(range(10)), 0)
+    record()
+""")
