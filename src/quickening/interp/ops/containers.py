@@ -1,7 +1,8 @@
 """Building and taking apart containers, subscripts, slices and strings."""
 
 from quickening.interp import generated
-from quickening.interp.ops.registry import NULL, handles, star_iterable, tp_name
+from quickening.interp.ops.registry import (NULL, handles, star_iterable, statement_handlers,
+                                            tp_name)
 
 
 @handles("BUILD_TUPLE")
@@ -72,26 +73,13 @@ def build_slice(f, stack, arg, nxt):
     return nxt
 
 
-@handles("LIST_APPEND")
-def list_append(f, stack, arg, nxt):
-    value = stack.pop()
-    stack[-arg].append(value)
-    return nxt
-
-
-@handles("SET_ADD")
-def set_add(f, stack, arg, nxt):
-    value = stack.pop()
-    stack[-arg].add(value)
-    return nxt
-
-
-@handles("MAP_ADD")
-def map_add(f, stack, arg, nxt):
-    value = stack.pop()
-    key = stack.pop()
-    stack[-arg][key] = value
-    return nxt
+# (each pops the value first: the container is then arg deep)
+statement_handlers(globals(), {
+    "LIST_APPEND": "value = stack.pop(); stack[-arg].append(value)",
+    "SET_ADD": "value = stack.pop(); stack[-arg].add(value)",
+    "MAP_ADD": "value = stack.pop(); key = stack.pop(); stack[-arg][key] = value",
+    "SET_UPDATE": "iterable = stack.pop(); stack[-arg].update(iterable)",
+})
 
 
 @handles("LIST_EXTEND")
@@ -105,13 +93,6 @@ def list_extend(f, stack, arg, nxt):
             raise
     # CPython replaces the error (no context from it) when `*x` is not iterable at all
     raise TypeError(f"Value after * must be an iterable, not {tp_name(type(iterable))}")
-
-
-@handles("SET_UPDATE")
-def set_update(f, stack, arg, nxt):
-    iterable = stack.pop()
-    stack[-arg].update(iterable)
-    return nxt
 
 
 @handles("DICT_UPDATE")

@@ -1,6 +1,8 @@
 """Jumps, loops, returns and yields."""
 
-from quickening.interp.ops.registry import NULL, RETURN, YIELD, backward, const, forward, handles
+# (YIELD: named by the handlers statement_handlers makes)
+from quickening.interp.ops.registry import (NULL, RETURN, YIELD, backward, const,  # noqa: F401
+                                            forward, handles, statement_handlers)
 
 
 @handles("JUMP_FORWARD", decode=forward)
@@ -62,34 +64,17 @@ def for_iter(f, stack, arg, nxt):
     return nxt
 
 
-@handles("RETURN_VALUE")
-def return_value(f, stack, arg, nxt):
-    f.retval = stack.pop()
-    return RETURN
-
-
 @handles("RETURN_CONST", decode=const)
 def return_const(f, stack, arg, nxt):
     f.retval = arg
     return RETURN
 
 
-@handles("YIELD_VALUE")
-def yield_value(f, stack, arg, nxt):
-    f.retval = stack.pop()
-    f.pc = nxt
-    return YIELD
-
-
-@handles("RETURN_GENERATOR")
-def return_generator(f, stack, arg, nxt):
+statement_handlers(globals(), {
+    "RETURN_VALUE": "f.retval = stack.pop(); return RETURN",
+    "YIELD_VALUE": "f.retval = stack.pop(); f.pc = nxt; return YIELD",
     # The generator object already exists (generators.wrap) and its frame is
     # started by the first send(None): resume as if that None had arrived.
-    stack.append(None)
-    return nxt
-
-
-@handles("INTERPRETER_EXIT")
-def interpreter_exit(f, stack, arg, nxt):
-    f.retval = stack.pop()
-    return RETURN
+    "RETURN_GENERATOR": "stack.append(None)",
+    "INTERPRETER_EXIT": "f.retval = stack.pop(); return RETURN",
+})

@@ -42,16 +42,25 @@ def send(f, stack, arg, nxt):
     return nxt
 
 
-@handles("CLEANUP_THROW")
-def cleanup_throw(f, stack, arg, nxt):
+def _ending(f, stack, ending):
+    """The exception on top of the stack, popped, when it is the `ending` one (the
+    end of an iteration); any other is raised again as it is (no_tb: the frame's
+    line is in its traceback already)."""
     exc = stack.pop()
-    if isinstance(exc, StopIteration):
-        del stack[-1]
-        stack[-1] = None
-        stack.append(exc.value)
-        return nxt
+    if isinstance(exc, ending):
+        return exc
     f.no_tb = True
     raise exc
+
+
+@handles("CLEANUP_THROW")
+def cleanup_throw(f, stack, arg, nxt):
+    # (sub_iter, last_sent_val, exc -- none, value)
+    value = _ending(f, stack, StopIteration).value
+    del stack[-1]
+    stack[-1] = None
+    stack.append(value)
+    return nxt
 
 
 def get_awaitable(obj, where):
@@ -124,12 +133,10 @@ def get_anext(f, stack, arg, nxt):
 
 @handles("END_ASYNC_FOR")
 def end_async_for(f, stack, arg, nxt):
-    exc = stack.pop()
-    if isinstance(exc, StopAsyncIteration):
-        del stack[-1]
-        return nxt
-    f.no_tb = True
-    raise exc
+    # (awaitable, exc -- )
+    _ending(f, stack, StopAsyncIteration)
+    del stack[-1]
+    return nxt
 
 
 @handles("BEFORE_ASYNC_WITH")

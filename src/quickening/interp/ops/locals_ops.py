@@ -133,14 +133,11 @@ def store_deref(f, stack, arg, nxt):
 
 @handles("DELETE_DEREF")
 def delete_deref(f, stack, arg, nxt):
-    cell = stack[arg]
-    try:
-        cell.cell_contents   # deleting an empty cell's contents would not complain
-        del cell.cell_contents
-        return nxt
-    except ValueError:
-        pass
-    raise unbound_deref(f, arg)
+    # an empty cell raises as LOAD_DEREF's does (deleting its contents would not complain)
+    load_deref(f, stack, arg, nxt)
+    del stack[-1]
+    del stack[arg].cell_contents
+    return nxt
 
 
 @handles("LOAD_FROM_DICT_OR_DEREF")

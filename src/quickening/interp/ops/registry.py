@@ -5,7 +5,7 @@ that turns the raw oparg into what the handler wants (a constant, a name, a
 jump target ...) once, when the code object is decoded.
 """
 
-from quickening.interp import host
+from quickening.interp import generated, host
 
 HANDLERS = [None] * 256
 DECODERS = [None] * 256
@@ -40,6 +40,25 @@ def handles(*names, decode=None):
             DECODERS[op] = decode
         return fn
     return register
+
+
+def statement_handlers(scope, table):
+    """Handlers that are a few statements on the stack: {NAME: "statement; ..."} makes,
+    in the module whose globals are scope, `def name(f, stack, arg, nxt)` (name: NAME in
+    lower case) running the statements, then going on to the next instruction unless
+    the last one returns; each registered as `handles(NAME)` registers it.  The same
+    functions a `def` of each would be (no call added per instruction), from one
+    table a reader takes in at a glance; their source is in linecache (generated.py)."""
+    lines = []
+    for opname, statements in table.items():
+        body = statements.split("; ")
+        if not body[-1].startswith("return "):
+            body.append("return nxt")
+        lines += [f"def {opname.lower()}(f, stack, arg, nxt):"] + ["    " + s for s in body] + [""]
+    source = "\n".join(lines)
+    exec(generated.compile_registered("handlers", source, scope["__name__"]), scope)
+    for opname in table:
+        handles(opname)(scope[opname.lower()])
 
 
 # common decoders ------------------------------------------------------------
