@@ -129,6 +129,12 @@ class Check:
         """The test over the member's names (a type as its builtin name, an int as itself)."""
         return self.guard.test.format(**{p: _written(v) for p, v in self.bound.items()})
 
+    def function(self, *names):
+        """The check as a function of the member's names (its general lowering): for a
+        hand-written path that must ask it again (a miss after a partial effect)."""
+        source = f"lambda {', '.join(names)}: {self.text()}"
+        return eval(source, dict(self.guard.needs))
+
     def cheap_text(self):
         """The test in its cheap lowering, where the guard has one (its added names as
         they are)."""
@@ -232,11 +238,20 @@ class Member:
     attribute  the fact holding the site's attribute name: fused runs write
                getattr(o, name) / setattr(o, name, v) as o.name (the host
                specializes it)
+    needs      objects the guards or the operation name beyond the guards' own
+               (interp->callable_cache's len ...)
+    miss       Hand: what a miss runs in place of counting it and running the base
+               handler (it does both), for a member whose CPython form changes the
+               stack between its guards (CALL_BOUND_METHOD_EXACT_ARGS unpacks first)
+    fast       for a member by hand: fast(handler, oparg, facts, prepared) -> the
+               handler a site installs (a path for what was seen at specialization,
+               falling back to `handler`, or `handler` marked for fused runs)
     """
 
     def __init__(self, family, name, *, stack, guards, op, facts=(), variants=None,
                  serves=None, in_place=True, result=None, runs_code=True, raises=True,
-                 attribute=None, sets_pc=False, cache=None, uses=None, doc=""):
+                 attribute=None, sets_pc=False, cache=None, uses=None, doc="", needs=None,
+                 miss=None, fast=None):
         inputs, _, outputs = stack.partition("--")
         self.family, self.name, self.stack = family, name, stack
         self.inputs, self.outputs = tuple(inputs.split()), tuple(outputs.split())
@@ -254,6 +269,7 @@ class Member:
                 self.needs.update(check.guard.cheap.needs)
         if self.by_hand:
             self.needs[op.name] = op.fn
+        self._hand_extensions(needs, miss, fast)
         # the facts deciding whether an or_raises check is left to the operation
         self.conditions = tuple(dict.fromkeys(c.where for c in self.guards if c.where))
         # the cache cells after the counter, in order: the member's own layout
@@ -336,14 +352,12 @@ class Member:
         if made is None:
             made = self._handlers[key] = self._generate(oparg, names, self._conditions(key))
         if not self.facts:
-            return made
-        extra = {}
-        for check in self.guards:
-            if self._cheap(check):
-                bound = {p: facts[v] for p, v in check.bound.items() if v in facts}
-                extra.update(check.guard.prepare(**{**facts, **bound}))
-        extra = [extra[name] for name in self._extra()]
+            return made if self.fast is None else self.fast(made, oparg, {}, {})
+        prepared = self._prepared(oparg, facts)
+        extra = [prepared[name] for name in self._extra()]
         handler = made(*(facts[name] for name in self.kept), *extra)
+        if self.fast is not None:
+            return self.fast(handler, oparg, facts, prepared)
         if not self._fused(oparg):
             return handler
         return self._kind(oparg, facts).facts(handler, *(facts[name] for name in self.kept),
@@ -355,15 +369,18 @@ class Member:
         guard, results, statement, raised = self._texts(oparg, names, conditions, fused=True)
         fname = self.name.lower()
         body = [f"def {fname}(f, stack, site, nxt):"]
-        body += ["    " + line for line in self._operands(oparg)]
+        body += ["    " + line for line in self._operands(
+            oparg, " ".join([guard, *results, statement or ""]))]
         body.append(f"    if {guard}:")
         if self.sets_pc:
             body.append("        f.pc = nxt")
         if self.by_hand:
             # (operands the operation does not name are dropped first: a frame it
             # pushes may hold the only reference, as CPython's does)
+            bound = {line.split(" = ")[0] for line in self._operands(oparg, guard)}
             dropped = [name.partition("[")[0] for name in self.inputs
-                       if name.partition("[")[0] not in self.op.params]
+                       if name.partition("[")[0] not in self.op.params
+                       and name.partition("[")[0] in bound]
             if dropped:
                 body.append(f"        del {', '.join(dropped)}")
             body.append(f"        return {self.op.call()}")
@@ -384,10 +401,14 @@ class Member:
                                    None if statement is None else "pass")]
             body.append("            return nxt")
         else:
-            body += ["        " + line for line in _stack_update(len(self.inputs), results, statement)]
+            body += ["        " + line for line in _stack_update(self._slots(oparg), results,
+                                                                statement)]
             body.append("        return nxt")
-        body.append("    site.misses += 1")
-        body.append("    return base(f, stack, site, nxt)")
+        if self.miss is not None:
+            body.append(f"    return {self.miss.call()}")
+        else:
+            body.append("    site.misses += 1")
+            body.append("    return base(f, stack, site, nxt)")
         literals = _placer({n: repr(v) for n, v in self.needs.items() if type(v) is int},
                            escape=False)
         body = [literals(line) for line in body]
@@ -404,9 +425,25 @@ class Member:
         made.member = self
         return made
 
-    def _operands(self, oparg):
+    def _operands(self, oparg, used=None):
         """Statements naming the operands (deepest first in the stack effect); a
-        variable-length one, `args[oparg]`, is a list of that many."""
+        variable-length one, `args[oparg]`, is a list of that many.  (Only those the
+        `used` text, or a hand operation, names.)"""
+        lines = self._all_operands(oparg)
+        if used is None:
+            return lines
+        used = set(re.findall(r"\w+", used))
+        if self.by_hand:
+            used |= set(self.op.params)
+        if self.miss is not None:
+            used |= set(self.miss.params)
+        return [line for line in lines if line.split(" = ")[0] in used]
+
+    def _slots(self, oparg):
+        """How many stack slots the operands take."""
+        return sum(oparg if "[" in name else 1 for name in self.inputs)
+
+    def _all_operands(self, oparg):
         sizes = []
         for name in self.inputs:
             bare, _, count = name.partition("[")
@@ -437,11 +474,48 @@ class Member:
             offset += size
         return out
 
+    # -- members by hand ------------------------------------------------------------
+    def _hand_extensions(self, needs, miss, fast):
+        """(Member's options for CALL's members: see the class's docstring.)"""
+        self.miss, self.fast = miss, fast
+        if needs:
+            self.needs.update(needs)
+        if miss is not None:
+            self.needs[miss.name] = miss.fn
+
+    def _prepared(self, oparg, facts):
+        """What the guards' cheap lowerings are made of at this site (prepare's names)."""
+        extra = {}
+        for check in self.guards:
+            if self._cheap(check):
+                bound = {p: oparg if v is OPARG else facts[v] if isinstance(v, str) else v
+                         for p, v in check.bound.items()
+                         if not isinstance(v, str) or v in facts}
+                extra.update(check.guard.prepare(**{**facts, **bound}))
+        return extra
+
+    def guard_template(self, oparg, positions, first):
+        """The guard as a fused run's template for a member by hand, whose in-place
+        Shape its module writes (the effects): the cheap lowerings, the names placed
+        at `positions` ({0}, {c3} ...) and the objects the guards need, not placed
+        there, as facts {c<first>} on.  (text, those objects)."""
+        _, names = self._key(oparg)
+        guard = self._texts(oparg, names, {}, fused=True)[0]
+        used = set(re.findall(r"\w+", guard))
+        objects = [(n, v) for n, v in self.needs.items()
+                   if type(v) is not int and n in used and n not in positions]
+        places = dict(positions)
+        places.update((n, f"{{c{first + i}}}") for i, (n, _) in enumerate(objects))
+        places.update((n, repr(v)) for n, v in self.needs.items() if type(v) is int)
+        return _placer(places)(guard), [v for _, v in objects]
+
     # -- in place in fused runs ------------------------------------------------------
     def _cheap(self, check):
         """Fused runs use the check's cheap lowering: it has one, and the member the
-        facts it consumes."""
-        return check.guard.cheap is not None and set(check.guard.consumes) <= set(self.facts)
+        facts it consumes (and some facts, where it adds names: they are bound per site)."""
+        cheap = check.guard.cheap
+        return (cheap is not None and set(check.guard.consumes) <= set(self.facts)
+                and (bool(self.facts) or not check.guard.extra()))
 
     def _extra(self):
         """The facts the guards' cheap lowerings add, in order (after the member's own)."""

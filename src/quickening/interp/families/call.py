@@ -41,10 +41,11 @@ from quickening.interp.lowering import Shape, SiteShape
 from quickening.interp.ops import calls
 from quickening.interp.ops.registry import INTERCEPTED_DEFS, INTERCEPTS, NULL, SWITCH
 from quickening.interp.quicken import pack32
-from quickening.interp.spec import IS, Family, Guard
+from quickening.interp.spec import FUNCTION_VERSION, IS, OPARG, Family, Guard, Hand
 from quickening.interp.typewatch import token
 from quickening.interp.families._datastack import framesize as _framesize, has_space as _has_space
 from quickening.interp.families import _datastack
+from quickening.interp.families.load_attr import CLASS_VERSION
 from quickening.interp.families._datastack import state as _ds_state
 from quickening.interp.facts import (MEM32 as _MEM32, CFUNC_ML as _CFUNC_ML, FUNC_VERSION as _FV,
                                      TYPE_VERSION_TAG as _TV, METH_O as _METH_O,
@@ -63,20 +64,18 @@ _CO_OPTIMIZED = 0x0001
 _CO_COMPLEX = 0x0004 | 0x0008          # CO_VARARGS | CO_VARKEYWORDS
 _POP_TOP = host.OPMAP["POP_TOP"]
 
-# interp->callable_cache: the objects captured when the interpreter started
-_LEN = builtins.len
-_ISINSTANCE = builtins.isinstance
-_LIST_APPEND = list.append
-_object_new = object.__new__
-_getrecursionlimit = sys.getrecursionlimit
+# interp->callable_cache: the objects captured when the interpreter started (the
+# members name them so, not by the builtins' names, which a program may rebind)
+_CALLABLE_CACHE = {"LEN": builtins.len, "ISINSTANCE": builtins.isinstance,
+                   "LIST_APPEND": list.append}
+_LEN, _ISINSTANCE, _LIST_APPEND = _CALLABLE_CACHE.values()
 
 
 # -- what the members call ----------------------------------------------------------
 TRAMPOLINES = functions.TRAMPOLINES
-_generic = calls.call
-_new_frame = functions.new_frame
-_wrap = generators.wrap
+_generic, _new_frame, _wrap = calls.call, functions.new_frame, generators.wrap
 _enter, _enter_and_push = loop.enter, loop.enter_and_push
+_object_new, _getrecursionlimit = object.__new__, sys.getrecursionlimit
 # library code that looks at its caller's frame is called through a native stand-in
 # of the interpreted frame, as the generic CALL does
 _masquerade, _call_as = masquerade.wants, masquerade.call_as
@@ -134,7 +133,7 @@ def specialize(site, f, stack):
         if type(func) is FunctionType:
             return _specialize_py_call(site, func, nargs + 1, True)   # self is an argument
         return site.fail("CALL_BOUND_METHOD")
-    return site.specialize("CALL_NON_PY_GENERAL", _fast_general(site, callable_, stack[base + 1]))
+    return site.specialize(NON_PY_GENERAL, seen=_native_kind(callable_, stack[base + 1]))
 
 
 def _record(site, kind):
@@ -152,13 +151,16 @@ def _function_kind(code):
     return None   # a simple function
 
 
-def _py_cache(func, version):
-    """What PY_* members keep: the version and how to enter the code it stands for."""
+def _py_facts(func, version):
+    """What PY_* and BOUND_METHOD_* members record: the version (its cells), the
+    function seen (held weakly by the version guard's cheap lowering), and how to
+    enter the code the version stands for."""
     code = func.__code__
     info = TRAMPOLINES.get(id(code))
     enterable = info is not None and not info.is_generator_like
-    tail = info.exact_call_tail if enterable else None
-    return (version, code.co_argcount, info, tail, bool(enterable and info.nfree), enterable)
+    return {"func_version": version, "seen": func, "argcount": code.co_argcount, "info": info,
+            "tail": info.exact_call_tail if enterable else None,
+            "has_free": bool(enterable and info.nfree), "enterable": enterable}
 
 
 def _specialize_py_call(site, func, nargs, bound_method):
@@ -170,18 +172,13 @@ def _specialize_py_call(site, func, nargs, bound_method):
     version = _FVS[id(func) >> 2]
     if version == 0:
         return site.fail("OUT_OF_VERSIONS")
-    cache = _py_cache(func, version)
-    cells = pack32(version)
+    found = _py_facts(func, version)
     if argcount == nargs:
-        if bound_method:
-            return site.specialize("CALL_BOUND_METHOD_EXACT_ARGS",
-                                   _make_bound_method_exact_args(site, cache, func), cache, cells)
-        return site.specialize("CALL_PY_EXACT_ARGS", _make_py_exact_args(site, cache, func),
-                               cache, cells)
+        return site.specialize(BOUND_METHOD_EXACT_ARGS if bound_method else PY_EXACT_ARGS,
+                               **found)
     if bound_method:
-        return site.specialize("CALL_BOUND_METHOD_GENERAL", bound_method_general, cache, cells)
-    return site.specialize("CALL_PY_GENERAL",
-                           _make_py_general(site, cache, func, kind is None, nargs), cache, cells)
+        return site.specialize(BOUND_METHOD_GENERAL, **found)
+    return site.specialize(PY_GENERAL, simple=kind is None, **found)
 
 
 def _specialize_c_call(site, fn, nargs, standin=None):
@@ -196,29 +193,28 @@ def _specialize_c_call(site, fn, nargs, standin=None):
     # alive: a module function, not a builtin method bound to some object.
     owner = fn.__self__
     keep = raw == flags and (owner is None or type(owner) is ModuleType)
+    # (a builtin bound to some object: its C function's definition, which any
+    # builtin made of it shares, unless an intercepted builtin shares it too)
+    ml = facts.cfunction_def(fn) if standin is None and not _masquerade(fn) else None
+    if ml in INTERCEPTED_DEFS:
+        ml = None
     if standin is not None:
         fn = standin
-    special = INTERCEPTS.get(id(fn))
-    cache = (fn if keep else None, special)
+    found = {"cfunc": fn if keep else None, "special": INTERCEPTS.get(id(fn)), "ml": ml}
     if flags == _METH_O:
         if nargs != 1:
             return site.fail("WRONG_NUMBER_ARGUMENTS")
         if fn is _LEN:
-            return site.specialize("CALL_LEN", _fast_native(site, _LEN, None, call_len))
-        return site.specialize("CALL_BUILTIN_O",
-                               _fast_native(site, cache[0], special, builtin_o, fn), cache)
+            return site.specialize(LEN)
+        return site.specialize(BUILTIN_O, **found)
     if flags == _METH_FASTCALL:
         if nargs == 2 and fn is _ISINSTANCE:
-            return site.specialize("CALL_ISINSTANCE",
-                                   _fast_native(site, _ISINSTANCE, None, call_isinstance))
-        return site.specialize("CALL_BUILTIN_FAST",
-                               _fast_native(site, cache[0], special, builtin_fast, fn), cache)
+            return site.specialize(ISINSTANCE)
+        return site.specialize(BUILTIN_FAST, **found)
     if flags == _METH_FAST_KW:
-        return site.specialize("CALL_BUILTIN_FAST_WITH_KEYWORDS",
-                               _fast_native(site, cache[0], special, builtin_fast_with_keywords, fn),
-                               cache)
-    return site.specialize("CALL_NON_PY_GENERAL", non_py_general if special is not None
-                           else _fast_bound_native(site, fn, non_py_general))
+        return site.specialize(BUILTIN_FAST_WITH_KEYWORDS, **found)
+    return site.specialize(NON_PY_GENERAL, seen=None if found["special"] is not None
+                           else ("bound", ml) if ml is not None else None)
 
 
 def _specialize_class_call(site, tp, nargs):
@@ -229,12 +225,10 @@ def _specialize_class_call(site, tp, nargs):
             if member is not None:
                 return site.specialize(member)
         if facts.type_has_vectorcall(tp):
-            special = INTERCEPTS.get(id(tp))
-            return site.specialize("CALL_BUILTIN_CLASS",
-                                   _fast_native(site, tp, special, builtin_class), (tp, special))
+            return site.specialize(BUILTIN_CLASS, cls=tp, special=INTERCEPTS.get(id(tp)))
         return site.fail("CALL_STR" if tp is str else "CALL_CLASS_NO_VECTORCALL")
     if type(tp) is not type:
-        return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
+        return site.specialize(NON_PY_GENERAL, seen=None)
     if facts.type_new_is_object_new(tp):
         init = _init_for_simple_managed_python_class(site, tp)
         version = facts.type_version(tp)
@@ -243,11 +237,9 @@ def _specialize_class_call(site, tp, nargs):
         if init is not None:
             if init.__code__.co_argcount != nargs + 1:
                 return site.fail("WRONG_NUMBER_ARGUMENTS")
-            cache = _init_cache(tp, version, init)
-            return site.specialize("CALL_ALLOC_AND_ENTER_INIT",
-                                   _make_alloc_and_enter_init(site, tp, cache), cache,
-                                   pack32(version))
-    return site.specialize("CALL_NON_PY_GENERAL", _fast_general(site, tp, NULL))
+            return site.specialize(ALLOC_AND_ENTER_INIT, func_version=version, cls=tp,
+                                   entry=_init_cache(init))
+    return site.specialize(NON_PY_GENERAL, seen=_native_kind(tp, NULL))
 
 
 def _lookup(tp, name):
@@ -284,211 +276,25 @@ def _init_for_simple_managed_python_class(site, tp):
 def _specialize_method_descriptor(site, descr, nargs):
     raw = _dflags(descr)
     flags = raw & _MASK
-    special = INTERCEPTS.get(id(descr))
-    cache = (descr if raw == flags else None, descr.__objclass__, special)
-
-    def member(name, general):
-        return site.specialize(name, _fast_descriptor(site, cache[0], cache[1], special, general),
-                               cache)
+    found = {"descr": descr if raw == flags else None, "objclass": descr.__objclass__,
+             "special": INTERCEPTS.get(id(descr))}
     if flags == _METH_NOARGS:
         if nargs != 1:
             return site.fail("WRONG_NUMBER_ARGUMENTS")
-        return member("CALL_METHOD_DESCRIPTOR_NOARGS", method_descriptor_noargs)
+        return site.specialize(METHOD_DESCRIPTOR_NOARGS, **found)
     if flags == _METH_O:
         if nargs != 2:
             return site.fail("WRONG_NUMBER_ARGUMENTS")
         info = site.info
         pop = site.nxt < len(info.opcodes) and info.opcodes[site.nxt] == _POP_TOP
         if descr is _LIST_APPEND and site.oparg == 1 and pop:
-            return site.specialize("CALL_LIST_APPEND", list_append)
-        return member("CALL_METHOD_DESCRIPTOR_O", method_descriptor_o)
+            return site.specialize(LIST_APPEND)
+        return site.specialize(METHOD_DESCRIPTOR_O, **found)
     if flags == _METH_FASTCALL:
-        return member("CALL_METHOD_DESCRIPTOR_FAST", method_descriptor_fast)
+        return site.specialize(METHOD_DESCRIPTOR_FAST, **found)
     if flags == _METH_FAST_KW:
-        return member("CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS",
-                      method_descriptor_fast_with_keywords)
-    return site.specialize("CALL_NON_PY_GENERAL", non_py_general)
-
-
-# -- fast paths: the callable seen at specialization, the stack shape of this site -------
-def _fast_native(site, callable_, special, general, seen=None):
-    """A member's handler for this site: when the callable is the one seen at
-    specialization (whose kind and flags cannot change) and the self slot is
-    empty, call it directly; anything else goes through `general`, the
-    member's full guards."""
-    if special is not None:
-        return general
-    if callable_ is None:
-        return _fast_bound_native(site, seen, general)
-    if _masquerade(callable_):
-        return general
-    oparg = site.oparg
-    if oparg == 1:
-        def fast(f, stack, site, nxt):
-            if stack[-3] is callable_ and stack[-2] is NULL:
-                arg = stack.pop()
-                del stack[-1]
-                f.pc = nxt
-                stack[-1] = callable_(arg)
-                return nxt
-            return general(f, stack, site, nxt)
-    elif oparg == 2:
-        def fast(f, stack, site, nxt):
-            if stack[-4] is callable_ and stack[-3] is NULL:
-                b = stack.pop()
-                a = stack.pop()
-                del stack[-1]
-                f.pc = nxt
-                stack[-1] = callable_(a, b)
-                return nxt
-            return general(f, stack, site, nxt)
-    else:
-        n = oparg + 2
-
-        def fast(f, stack, site, nxt):
-            base = len(stack) - n
-            if stack[base] is callable_ and stack[base + 1] is NULL:
-                args = stack[base + 2:]
-                del stack[base + 1:]
-                f.pc = nxt
-                stack[-1] = callable_(*args)
-                return nxt
-            return general(f, stack, site, nxt)
-    fast.__name__ = general.__name__
-    return NATIVE_IN_PLACE.facts(fast, callable_)
-
-
-def _fast_bound_native(site, fn, general):
-    """A member's handler for a site calling a builtin bound to some object (not
-    kept: that would keep the object alive), with the self slot empty: any builtin
-    made of the same C function (its PyMethodDef, whose flags cannot change) is
-    called directly, unless an intercepted builtin shares that definition."""
-    if type(fn) is not BuiltinFunctionType or general is builtin_o and site.oparg != 1:
-        return general     # (METH_O: one argument, which only oparg 1 with no self gives)
-    ml = facts.cfunction_def(fn)
-    if ml in INTERCEPTED_DEFS or _masquerade(fn):
-        return general
-    n = site.oparg + 2
-
-    def fast(f, stack, site, nxt):
-        base = len(stack) - n
-        fn = stack[base]
-        if (type(fn) is BuiltinFunctionType and _ML_POINTERS[id(fn) >> 3] == ml
-                and stack[base + 1] is NULL):
-            args = stack[base + 2:]
-            del stack[base:]
-            f.pc = nxt
-            stack.append(fn(*args))
-            return nxt
-        return general(f, stack, site, nxt)
-    fast.__name__ = general.__name__
-    return NATIVE_DEF_IN_PLACE.facts(fast, BuiltinFunctionType, _ML_POINTERS, ml)
-
-
-def _fast_descriptor(site, descr, objclass, special, general):
-    """METHOD_DESCRIPTOR_* for this site: the descriptor seen at specialization
-    called on (self, args...) with self of exactly its class."""
-    if descr is None or special is not None or _masquerade(descr):
-        return general
-    oparg = site.oparg
-    if oparg == 0:
-        def fast(f, stack, site, nxt):
-            if stack[-2] is descr:
-                self_ = stack[-1]
-                if type(self_) is objclass:
-                    del stack[-1]
-                    f.pc = nxt
-                    stack[-1] = descr(self_)
-                    return nxt
-            return general(f, stack, site, nxt)
-    elif oparg == 1:
-        def fast(f, stack, site, nxt):
-            if stack[-3] is descr:
-                self_ = stack[-2]
-                if type(self_) is objclass:
-                    arg = stack.pop()
-                    del stack[-1]
-                    f.pc = nxt
-                    stack[-1] = descr(self_, arg)
-                    return nxt
-            return general(f, stack, site, nxt)
-    else:
-        n = oparg + 2
-
-        def fast(f, stack, site, nxt):
-            base = len(stack) - n
-            if stack[base] is descr and type(stack[base + 1]) is objclass:
-                args = stack[base + 1:]
-                del stack[base + 1:]
-                f.pc = nxt
-                stack[-1] = descr(*args)
-                return nxt
-            return general(f, stack, site, nxt)
-    fast.__name__ = general.__name__
-    return DESCRIPTOR_IN_PLACE.facts(fast, descr, objclass)
-
-
-def _fast_general(site, callable_, self_or_null):
-    """CALL_NON_PY_GENERAL's handler for this site: a callable of the type seen at
-    specialization (a class, a slot wrapper ...), one of CPython's own types, so
-    that what the member does with it cannot change: called natively as the member
-    calls it, with the self slot as it was then (empty or not); anything else goes
-    through the member's full guards.  (Not for a type whose instances the
-    interpreter calls on the program's behalf: intercepted builtins, by id;
-    masquerade's functions and metaclasses.)"""
-    tp = type(callable_)
-    if (tp is FunctionType or tp is MethodType or tp.__flags__ & facts.TPFLAGS_HEAPTYPE
-            or _masquerade(callable_) or hasattr(callable_, "__func__")):
-        return non_py_general
-    n = site.oparg + 2
-    selfless = self_or_null is NULL
-    first = 2 if selfless else 1        # (the arguments: after the self slot, or from it)
-
-    def fast(f, stack, site, nxt):
-        base = len(stack) - n
-        fn = stack[base]
-        if type(fn) is tp and id(fn) not in INTERCEPTS and (stack[base + 1] is NULL) is selfless:
-            args = stack[base + first:]
-            del stack[base:]
-            f.pc = nxt
-            stack.append(fn(*args))
-            return nxt
-        return non_py_general(f, stack, site, nxt)
-    kind = GENERAL_IN_PLACE if selfless else GENERAL_SELF_IN_PLACE
-    fast.__name__ = non_py_general.__name__
-    return kind.facts(fast, tp, INTERCEPTS)
-
-
-# In place in fused runs (fusion.py): the callable seen at specialization ({c0}),
-# called with the operands as they are.  (f.pc as the handlers set it.  A native
-# callable may call interpreted code back, which may change the form of a site of
-# this run or set the frame's trace function: the run then goes on through the
-# loop, {remade}.)
-def _native_call_shape(oparg, call, guard):
-    return Shape(oparg + 2, ["{r0}"], consts=None, guard=guard, effects=[
-        "f.pc = {nxt}", "{r0} = " + call,
-        "if {remade}: {kept}stack.append({r0}); return TRACE"])
-
-
-def _arguments(first, oparg):
-    return ", ".join(f"{{{i}}}" for i in range(first, oparg + 2))
-
-
-NATIVE_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
-    oparg, "{c0}(" + _arguments(2, oparg) + ")", "{0} is {c0} and {1} is NULL"))
-# (a builtin bound to some object: its C function's definition, {c2})
-NATIVE_DEF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
-    oparg, "{0}(" + _arguments(2, oparg) + ")",
-    "type({0}) is {c0} and {c1}[id({0}) >> 3] == {c2} and {1} is NULL"))
-DESCRIPTOR_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
-    oparg, "{c0}(" + _arguments(1, oparg) + ")", "{0} is {c0} and type({1}) is {c1}"))
-# (CALL_NON_PY_GENERAL: a callable of the type seen, {c0}, not intercepted, {c1})
-GENERAL_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
-    oparg, "{0}(" + _arguments(2, oparg) + ")",
-    "type({0}) is {c0} and id({0}) not in {c1} and {1} is NULL"))
-GENERAL_SELF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
-    oparg, "{0}(" + _arguments(1, oparg) + ")",
-    "type({0}) is {c0} and id({0}) not in {c1} and {1} is not NULL"))
+        return site.specialize(METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS, **found)
+    return site.specialize(NON_PY_GENERAL, seen=None)
 
 
 # -- helpers shared by the members ----------------------------------------------------
@@ -527,185 +333,22 @@ def _room(f, func):
     """_CHECK_STACK_SPACE's data-stack check for calling func (see _datastack)."""
     return _has_space(f, _datastack.function_framesize(func))
 
+class _InitCleanup:
+    """The shim frame CALL_ALLOC_AND_ENTER_INIT pushes under __init__ (the new
+    object is already on the caller's stack): check that __init__ returned None."""
+    __slots__ = ()
 
-# -- members that push a frame -------------------------------------------------------------
-def py_exact_args(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    func = stack[base]
-    version, argcount, info, tail, has_free, _ = site.cache
-    if type(func) is FunctionType and _FVS[id(func) >> 2] == version:
-        if stack[base + 1] is NULL:
-            if argcount == oparg and (f.depth < 900 or not _deep(f)) and _room(f, func):
-                args = stack[base + 2:]
-                del stack[base:]
-                if tail is None:
-                    return _enter_other(f, stack, func, info, args, nxt)
-                args += tail
-                if has_free:
-                    args += func.__closure__
-                f.pc = nxt
-                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                               f.depth + 1)
-                return _enter_and_push(f, stack, callee, nxt)
-        elif argcount == oparg + 1 and (f.depth < 900 or not _deep(f)) and _room(f, func):
-            args = stack[base + 1:]
-            del stack[base:]
-            if tail is None:
-                return _enter_other(f, stack, func, info, args, nxt)
-            args += tail
-            if has_free:
-                args += func.__closure__
-            f.pc = nxt
-            callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                           f.depth + 1)
-            return _enter_and_push(f, stack, callee, nxt)
-    return _deopt(f, stack, site, nxt)
+    def on_return(self, frame, value, caller):
+        if value is not None:
+            raise TypeError(f"__init__() should return None, not '{type(value).__name__}'")
+        return caller.pc
+
+    def on_unwind(self, frame, exc, caller):
+        pass
 
 
-def _version_view(func):
-    """func_version of this one function as a 1-item view (cheaper than MEM32 by id)."""
-    address = id(func) + _FV
-    return facts.MEM8[address:address + 4].cast("I")
-
-
-def _make_py_exact_args(site, cache, seen):
-    """CALL_PY_EXACT_ARGS for this site: the common case (an interpreted
-    function, self slot as at specialization, far from the recursion limit)
-    with everything it needs in closure cells; the rest goes to the full member.
-
-    The function version is CPython's guard.  For the function seen at
-    specialization (held weakly) it is read through a view made once; for any
-    other function object through its address."""
-    version, argcount, info, tail, has_free, _ = cache
-    oparg = site.oparg
-    if argcount not in (oparg, oparg + 1) or info is None:
-        return py_exact_args
-    n = oparg + 2
-    seen_ref = weakref.ref(seen)
-    seen_version = _version_view(seen)
-    size = _framesize(info.code)     # the version pins the code
-    if tail is None:
-        if not info.is_generator_like:
-            return py_exact_args
-        # a generator-like function: its frame is made, not run (RETURN_GENERATOR
-        # leaves at once with the generator object), after the same checks
-        self_slot = argcount == oparg + 1     # o.m(...): (function, self, args...)
-
-        def call_py_exact_args_generator(f, stack, site, nxt):
-            base = len(stack) - n
-            func = stack[base]
-            if ((func is seen_ref() and seen_version[0] == version
-                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                    and (stack[base + 1] is not NULL) is self_slot and f.depth < 900
-                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
-                args = stack[base + 1:] if self_slot else stack[base + 2:]
-                del stack[base:]
-                f.pc = nxt
-                stack.append(_wrap(_new_frame(info, func, args, None, f.depth + 1)))
-                return nxt
-            return py_exact_args(f, stack, site, nxt)
-        return call_py_exact_args_generator
-    facts_ = (seen_ref, seen_version, version, _FVS, size, _ds_state, FunctionType, Frame, info, tail,
-              _enter, _deep)
-
-    if argcount == oparg + 1:
-        # a method called as o.m(...): (function, self, args...)
-        def call_py_exact_args(f, stack, site, nxt):
-            base = len(stack) - n
-            func = stack[base]
-            if ((func is seen_ref() and seen_version[0] == version
-                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                    and stack[base + 1] is not NULL and f.depth < 900
-                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
-                args = stack[base + 1:]
-                del stack[base:]
-                args += tail
-                if has_free:
-                    args += func.__closure__
-                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                               f.depth + 1)
-                callee.ds = (ds[0] + size, ds[1])
-                f.pc = nxt
-                return _enter_and_push(f, stack, callee, nxt)
-            return py_exact_args(f, stack, site, nxt)
-        kind = PY_EXACT_ARGS_SELF_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_SELF_IN_PLACE
-        return kind.facts(call_py_exact_args, *facts_)
-
-    if oparg == 1:
-        def call_py_exact_args(f, stack, site, nxt):
-            func = stack[-3]
-            if ((func is seen_ref() and seen_version[0] == version
-                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                    and stack[-2] is NULL and f.depth < 900
-                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
-                args = [stack.pop()]
-                del stack[-2:]
-                args += tail
-                if has_free:
-                    args += func.__closure__
-                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                               f.depth + 1)
-                callee.ds = (ds[0] + size, ds[1])
-                f.pc = nxt
-                return _enter_and_push(f, stack, callee, nxt)
-            return py_exact_args(f, stack, site, nxt)
-        kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
-        return kind.facts(call_py_exact_args, *facts_)
-
-    def call_py_exact_args(f, stack, site, nxt):
-        base = len(stack) - n
-        func = stack[base]
-        if ((func is seen_ref() and seen_version[0] == version
-             or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                and stack[base + 1] is NULL and f.depth < 900
-                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
-            args = stack[base + 2:]
-            del stack[base:]
-            args += tail
-            if has_free:
-                args += func.__closure__
-            callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                           f.depth + 1)
-            callee.ds = (ds[0] + size, ds[1])
-            f.pc = nxt
-            return _enter_and_push(f, stack, callee, nxt)
-        return py_exact_args(f, stack, site, nxt)
-    kind = PY_EXACT_ARGS_FREE_IN_PLACE if has_free else PY_EXACT_ARGS_IN_PLACE
-    return kind.facts(call_py_exact_args, *facts_)
-
-
-# In place in fused runs (fusion.py): the guard of the closures above, and the
-# callee's frame made from the operands as they are (no stack traffic), run right
-# there by loop.enter(); the run goes on with its value, or returns RESUME when the
-# loop must take over.  Facts: {c0} the weak reference to the function seen, {c1} its
-# version view, {c2} the version, {c3} every function's version (by address), {c4}
-# the callee's data-stack size, {c5} _ds_state, {c6} FunctionType, {c7} Frame, {c8}
-# the callee's CodeInfo, {c9} its locals after the arguments, {c10} loop.enter, {c11}
-# _deep.  (The guard is the member's, exactly: a failure is a miss, which the
-# base instruction then runs in place.)
-def _exact_args_locals(oparg, with_self, free=False):
-    """The template of the callee's locals list: its arguments, then NULLs (and cells)."""
-    args = ", ".join(f"{{{i}}}" for i in range(1 if with_self else 2, oparg + 2))
-    locals_ = f"[{args}{{c9_items}}" if args else "[*{c9}"
-    return locals_ + ("]" if not free else ", *{0}.__closure__]")
-
-
-def _exact_args_shape(oparg, with_self, free=False):
-    locals_ = _exact_args_locals(oparg, with_self, free)
-    return Shape(
-        oparg + 2, ["{r0}"], consts=None,
-        guard="({0} is {c0}() and {c1}[0] == {c2} or type({0}) is {c6} and {c3}[id({0}) >> 2] == {c2})"
-              f" and {{1}} is {'not ' if with_self else ''}NULL and (f.depth < 900 or not {{c11}}(f))"
-              " and {c4} < (ds := f.ds or {c5}(f))[1] - ds[0]",
-        effects=["callee = {c7}({c8}, " + locals_ + ", {0}.__globals__, "
-                 "{0}.__builtins__, None, f, f.depth + 1)",
-                 "callee.ds = (ds[0] + {c4}, ds[1])",
-                 "f.pc = {nxt}",
-                 "{drop}{r0} = {c10}(f, callee)",
-                 "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
-                 "del callee",
-                 "if {remade}: {kept}stack.append({r0}); return TRACE"])
+_INIT_CLEANUP = _InitCleanup()
+_datastack.SHIMS.add(id(_INIT_CLEANUP))
 
 
 # The base instruction in place in fused runs, for its commonest case: an
@@ -736,10 +379,558 @@ def _base_shape(oparg, arg):
 FAMILY.base_shape = _base_shape
 
 
+# -- CALL's guards (bytecodes.c's guard ops, each declared once) ---------------------------
+NO_SELF = Guard("NO_SELF", "{x} is NULL", "the self slot is empty", needs={"NULL": NULL})
+BOUND_METHOD = Guard("BOUND_METHOD", "type({x}) is MethodType", "x is a bound method",
+                     needs={"MethodType": MethodType})
+# (_CHECK_FUNCTION_VERSION is spec.FUNCTION_VERSION: BINARY_SUBSCR_GETITEM's too)
+# _CHECK_FUNCTION_EXACT_ARGS (count: the code's co_argcount) and the total_args tests
+# of the builtin members: the self slot, when it holds one, is the first argument.
+# Cheap: at a site the count and n are known, so only whether the slot is empty.
+EXACT_ARGS = Guard("EXACT_ARGS", "{n} + ({x} is not NULL) == {count}",
+                   "the call passes exactly count arguments, the self slot x counted",
+                   needs={"NULL": NULL}).lowered(
+    "({x} is not NULL) is {with_self}",
+    lambda count, n, **_: {"with_self": True if count == n + 1 else False if count == n
+                           else None},
+    needs={"NULL": NULL})
+SOME_ARGS = Guard("SOME_ARGS", "({x} is not NULL or {n} > 0)",
+                  "the call passes an argument (self, for a method descriptor)",
+                  needs={"NULL": NULL})
+# _CHECK_STACK_SPACE: room on the data stack for the callee's frame (_datastack.py) and
+# recursion headroom.  Cheap: the callee's frame size known at the site (the version
+# pins the code), and the data stack's state bound as `ds` for the frame pushed after.
+_RECURSION = "(f.depth < 900 or not DEEP(f))"
+STACK_SPACE = Guard(
+    "STACK_SPACE", _RECURSION + " and ROOM(f, {x})",
+    "the data stack has room for the frame of the function x, and the recursion limit is "
+    "not reached", needs={"DEEP": _deep, "ROOM": _room}).lowered(
+    _RECURSION + " and {size} < (ds := f.ds or DS_STATE(f))[1] - ds[0]",
+    lambda info=None, seen=None, **_: {"size": _framesize(info.code) if info is not None
+                                       else _datastack.function_framesize(seen)},
+    needs={"DEEP": _deep, "DS_STATE": _ds_state})
+# (ALLOC_AND_ENTER_INIT's _CHECK_AND_ALLOCATE_OBJECT tests the class's own version:
+# load_attr.CLASS_VERSION, LOAD_ATTR_CLASS's)
+NOT_PYTHON = Guard(
+    "NOT_PYTHON", "type({x}) is not MethodType and (type({x}) is not FunctionType or id({x}) in STANDINS)",
+    "x is neither a bound method nor a Python function (a stand-in for a builtin counts as "
+    "the builtin)", needs={"MethodType": MethodType, "FunctionType": FunctionType,
+                           "STANDINS": STANDINS})
+VECTORCALL_CLASS = Guard(
+    "VECTORCALL_CLASS", "type({x}).__flags__ & TYPE_SUBCLASS and HAS_VECTORCALL({x})",
+    "x is a class with a vectorcall entry", needs={"TYPE_SUBCLASS": _TYPE_SUBCLASS,
+                                                   "HAS_VECTORCALL": facts.type_has_vectorcall})
+
+
+def _builtin_flags(fn):
+    """ml_flags of an exact builtin function (or of the builtin a stand-in stands for);
+    -1 for anything else."""
+    if type(fn) is FunctionType:
+        fn = STANDINS.get(id(fn))
+    return _cflags(fn) if type(fn) is BuiltinFunctionType else -1
+
+
+def _descriptor_flags(descr):
+    return _dflags(descr) if type(descr) is MethodDescriptorType else -1
+
+
+CFUNCTION_FLAGS = Guard("CFUNCTION_FLAGS", "BUILTIN_FLAGS({x}) == {flags}",
+                        "x is an exact builtin function whose ml_flags are exactly flags",
+                        needs={"BUILTIN_FLAGS": _builtin_flags})
+DESCRIPTOR_FLAGS = Guard("DESCRIPTOR_FLAGS", "DESCRIPTOR_FLAGS({x}) == {flags}",
+                         "x is an exact method descriptor whose ml_flags are exactly flags",
+                         needs={"DESCRIPTOR_FLAGS": _descriptor_flags})
+# (a cheap lowering of these: the callable seen at specialization, whose kind and flags
+# cannot change, is kept when keeping it keeps nothing alive)
+for _guard, _fact in ((CFUNCTION_FLAGS, "cfunc"), (DESCRIPTOR_FLAGS, "descr"),
+                      (VECTORCALL_CLASS, "cls")):
+    _guard.lowered(f"({{x}} is {{seen_callable}} or {_guard.test})",
+                   lambda _fact=_fact, **found: {"seen_callable": found[_fact]},
+                   needs=_guard.needs)
+SELF_TYPE = Guard("SELF_TYPE", "type({x} if {x} is not NULL else {args}[0]) is {descr}.__objclass__",
+                  "the first argument (the self slot, or the first of args) is exactly of the "
+                  "method descriptor's class", needs={"NULL": NULL})
+LIST_OR_SUBCLASS = Guard("LIST_OR_SUBCLASS", "(type({x}) is list or issubclass(type({x}), list))",
+                         "x is a list (PyList_Check)")
+
+_CALL = "callable self_or_null args[oparg] -- res"
+
+
+# -- members that push a frame ---------------------------------------------------------------
+def _push_exact_args(f, stack, site, nxt, callable, self_or_null, info, tail, has_free, ds,
+                     size):
+    """_INIT_CALL_PY_EXACT_ARGS and _PUSH_FRAME: the callee's locals are the arguments
+    (from the self slot when it holds one), then its other locals (and cells).  (ds:
+    the data stack's state the lowered STACK_SPACE bound; size: the callee's frame's.)"""
+    base = len(stack) - site.oparg - 2
+    args = stack[base + 2:] if self_or_null is NULL else stack[base + 1:]
+    del stack[base:]
+    if tail is None:
+        return _enter_other(f, stack, callable, info, args, nxt)
+    args += tail
+    if has_free:
+        args += callable.__closure__
+    f.pc = nxt
+    callee = Frame(info, args, callable.__globals__, callable.__builtins__, None, f, f.depth + 1)
+    callee.ds = (ds[0] + size, ds[1])
+    return _enter_and_push(f, stack, callee, nxt)
+
+
+PY_EXACT_ARGS = FAMILY.member(
+    "CALL_PY_EXACT_ARGS", stack=_CALL,
+    facts=("func_version", "seen", "argcount", "info", "tail", "has_free", "enterable"),
+    guards=[FUNCTION_VERSION("callable", "func_version"),
+            EXACT_ARGS(x="self_or_null", n=OPARG, count="argcount"), STACK_SPACE("callable")],
+    op=Hand(_push_exact_args))
+
+
+def _unpack(stack, oparg, method):
+    """_INIT_CALL_BOUND_METHOD_EXACT_ARGS: (method, NULL) becomes (function, self)."""
+    base = len(stack) - oparg - 2
+    stack[base] = method.__func__
+    stack[base + 1] = method.__self__
+
+
+def _push_bound_method(f, stack, site, nxt, callable, info, tail, has_free, ds, size):
+    self = stack[len(stack) - site.oparg - 1] = callable.__self__     # (the first argument)
+    return _push_exact_args(f, stack, site, nxt, callable.__func__, self, info, tail,
+                            has_free, ds, size)
+
+
+def _unpacked_on_miss(f, stack, site, nxt, callable, self_or_null):
+    """CPython unpacks the method before its function's guards: a miss after that
+    leaves (function, self) for CALL."""
+    if all(test(callable, self_or_null) for test in _UNPACKS_AFTER):
+        _unpack(stack, site.oparg, callable)
+    return _deopt(f, stack, site, nxt)
+
+
+# (the function's guards are over the method's: CPython's after it unpacked it)
+BOUND_METHOD_EXACT_ARGS = FAMILY.member(
+    "CALL_BOUND_METHOD_EXACT_ARGS", stack=_CALL,
+    facts=("func_version", "seen", "argcount", "info", "tail", "has_free", "enterable"),
+    guards=[NO_SELF("self_or_null"), BOUND_METHOD("callable"),
+            FUNCTION_VERSION("callable.__func__", "func_version"),
+            EXACT_ARGS(x="callable.__self__", n=OPARG, count="argcount"),
+            STACK_SPACE("callable.__func__")],
+    op=Hand(_push_bound_method), miss=Hand(_unpacked_on_miss))
+_UNPACKS_AFTER = [check.function("callable", "self_or_null")
+                  for check in BOUND_METHOD_EXACT_ARGS.guards[:2]]
+
+
+def _push_general(f, stack, site, nxt, callable, self_or_null, info, tail, has_free,
+                  enterable, argcount, simple):
+    """_PY_FRAME_GENERAL: the callee's frame binds the arguments as a call does.  A
+    simple signature given fewer arguments than it has parameters takes the rest from
+    __defaults__ (read on each call: functions sharing a version may have different
+    defaults)."""
+    base = len(stack) - site.oparg - 2
+    args = stack[base + 2:] if self_or_null is NULL else stack[base + 1:]
+    del stack[base:]
+    if not enterable:
+        return _enter_other(f, stack, callable, info, args, nxt)
+    f.pc = nxt
+    need = argcount - len(args)
+    if simple and tail is not None and not has_free and need > 0:
+        defaults = callable.__defaults__
+        if defaults is not None and len(defaults) >= need:
+            args += defaults[len(defaults) - need:]
+            args += tail
+            callee = Frame(info, args, callable.__globals__, callable.__builtins__, None, f,
+                           f.depth + 1)
+            return _enter_and_push(f, stack, callee, nxt)
+    f.callee = _new_frame(info, callable, args, None, f.depth + 1)
+    return SWITCH
+
+
+PY_GENERAL = FAMILY.member(
+    "CALL_PY_GENERAL", stack=_CALL,
+    facts=("func_version", "seen", "argcount", "info", "tail", "has_free", "enterable",
+           "simple"),
+    guards=[FUNCTION_VERSION("callable", "func_version")], op=Hand(_push_general))
+
+
+def _push_bound_general(f, stack, site, nxt, callable, info, enterable):
+    """_EXPAND_METHOD then _PY_FRAME_GENERAL."""
+    base = len(stack) - site.oparg - 2
+    args = stack[base + 1:]
+    args[0] = callable.__self__
+    del stack[base:]
+    func = callable.__func__
+    if not enterable:
+        return _enter_other(f, stack, func, info, args, nxt)
+    f.callee = _new_frame(info, func, args, None, f.depth + 1)
+    f.pc = nxt
+    return SWITCH
+
+
+BOUND_METHOD_GENERAL = FAMILY.member(
+    "CALL_BOUND_METHOD_GENERAL", stack=_CALL,
+    facts=("func_version", "seen", "argcount", "info", "tail", "has_free", "enterable"),
+    guards=[BOUND_METHOD("callable"), FUNCTION_VERSION("callable.__func__", "func_version"),
+            NO_SELF("self_or_null")],
+    op=Hand(_push_bound_general))
+
+
+def _init_entry(entry, init):
+    """Refresh what ALLOC_AND_ENTER_INIT needs to enter init's current code:
+    [init (weakly), its code, co_argcount, CodeInfo, exact-call tail, has cells]."""
+    code = init.__code__
+    info = TRAMPOLINES.get(id(code))
+    enterable = info is not None and not info.is_generator_like
+    entry[1:] = [code, code.co_argcount, info, info.exact_call_tail if enterable else None,
+                 bool(enterable and info.nfree)]
+
+
+def _init_cache(init):
+    # CPython keeps __init__ on the heap type; the site holds it weakly
+    entry = [weakref.ref(init), None, -1, None, None, False]
+    _init_entry(entry, init)
+    return entry
+
+
+def _alloc_and_enter_init(f, stack, site, nxt, callable, entry):
+    """_CHECK_AND_ALLOCATE_OBJECT's checks on __init__ (its current code: it may change
+    without the class changing) -- it takes oparg + 1 arguments, and the data stack has
+    room for its frame and the shim's -- then the new object, and __init__'s frame
+    over the shim's."""
+    oparg = site.oparg
+    init = entry[0]()
+    if init is not None:
+        if init.__code__ is not entry[1]:
+            _init_entry(entry, init)
+        _, code, argcount, info, tail, has_free = entry
+        if argcount == oparg + 1 and _has_space(
+                f, _framesize(info.code if info is not None else code)
+                + _datastack.INIT_CLEANUP_FRAMESIZE):
+            base = len(stack) - oparg - 2
+            obj = _object_new(callable)
+            args = stack[base + 1:]
+            args[0] = obj
+            del stack[base + 1:]
+            stack[base] = obj       # what the shim returns to the caller
+            f.pc = nxt
+            if tail is None:
+                # __init__ not run by the interpreter (native, or generator-like)
+                result = init(*args)
+                if result is not None:
+                    raise TypeError("__init__() should return None, "
+                                    f"not '{type(result).__name__}'")
+                return nxt
+            args += tail
+            if has_free:
+                args += init.__closure__
+            frame = Frame(info, args, init.__globals__, init.__builtins__, None, f, f.depth + 1)
+            frame.inline = _INIT_CLEANUP
+            return _enter_and_push(f, stack, frame, nxt)
+    return _deopt(f, stack, site, nxt)
+
+
+ALLOC_AND_ENTER_INIT = FAMILY.member(
+    "CALL_ALLOC_AND_ENTER_INIT", stack=_CALL, facts=("func_version", "cls", "entry"),
+    guards=[NO_SELF("self_or_null"), CLASS_VERSION("callable", "func_version")],
+    op=Hand(_alloc_and_enter_init))
+
+
+# -- members that call natively -------------------------------------------------------------
+def _call_args(f, stack, site, nxt, callable, self_or_null):
+    """Call the callable natively with the arguments (the self slot first when it holds
+    one), or through its intercept, or as if from the interpreted frame."""
+    base = len(stack) - site.oparg - 2
+    args = stack[base + 2:] if self_or_null is NULL else stack[base + 1:]
+    del stack[base:]
+    return _call_native(f, stack, callable, args, INTERCEPTS.get(id(callable)), nxt)
+
+
+NON_PY_GENERAL = FAMILY.member(
+    "CALL_NON_PY_GENERAL", stack=_CALL, facts=("seen",), guards=[NOT_PYTHON("callable")],
+    op=Hand(_call_args), fast=lambda handler, oparg, found, _: _fast_general(
+        oparg, found["seen"], handler))
+
+# type(x), str(x), tuple(x): the callable itself, no self
+TYPE_1 = FAMILY.member(
+    "CALL_TYPE_1", stack="callable null arg -- res",
+    guards=[IS("callable", type), NO_SELF("null")], op="type(arg)", runs_code=False,
+    in_place=False)
+STR_1 = FAMILY.member(
+    "CALL_STR_1", stack="callable null arg -- res",
+    guards=[IS("callable", str), NO_SELF("null")], op="str(arg)", sets_pc=True, in_place=False)
+TUPLE_1 = FAMILY.member(
+    "CALL_TUPLE_1", stack="callable null arg -- res",
+    guards=[IS("callable", tuple), NO_SELF("null")], op="tuple(arg)", sets_pc=True,
+    in_place=False)
+_ONE_ARGUMENT = {type: TYPE_1, str: STR_1, tuple: TUPLE_1}
+
+BUILTIN_CLASS = FAMILY.member(
+    "CALL_BUILTIN_CLASS", stack=_CALL, facts=("cls", "special"),
+    guards=[VECTORCALL_CLASS("callable")], op=Hand(_call_args),
+    fast=lambda handler, oparg, found, _: _fast_native(oparg, found["cls"], found["special"],
+                                                       handler))
+
+
+def _builtin(name, flags, arity=None):
+    """BUILTIN_O / BUILTIN_FAST / BUILTIN_FAST_WITH_KEYWORDS: any exact builtin function
+    whose ml_flags are exactly the member's (not only the one seen)."""
+    guards = [EXACT_ARGS(x="self_or_null", n=OPARG, count=arity)] if arity else []
+    return FAMILY.member(
+        name, stack=_CALL, facts=("cfunc", "special", "ml"),
+        guards=guards + [CFUNCTION_FLAGS("callable", flags)], op=Hand(_call_args),
+        fast=lambda handler, oparg, found, _: _fast_native(
+            oparg, found["cfunc"], found["special"], handler, found["ml"], arity))
+
+
+BUILTIN_O = _builtin("CALL_BUILTIN_O", _METH_O, 1)
+BUILTIN_FAST = _builtin("CALL_BUILTIN_FAST", _METH_FASTCALL)
+BUILTIN_FAST_WITH_KEYWORDS = _builtin("CALL_BUILTIN_FAST_WITH_KEYWORDS", _METH_FAST_KW)
+
+# (interp->callable_cache's len and isinstance; in place in fused runs as any builtin seen)
+LEN = FAMILY.member(
+    "CALL_LEN", stack=_CALL, needs=_CALLABLE_CACHE,
+    guards=[EXACT_ARGS(x="self_or_null", n=OPARG, count=1), IS("callable", "LEN")],
+    op=lambda oparg: "LEN(args[0])" if oparg else "LEN(self_or_null)", sets_pc=True,
+    in_place=False, fast=lambda handler, oparg, *_: NATIVE_IN_PLACE.facts(handler, _LEN))
+ISINSTANCE = FAMILY.member(
+    "CALL_ISINSTANCE", stack=_CALL, needs=_CALLABLE_CACHE,
+    guards=[EXACT_ARGS(x="self_or_null", n=OPARG, count=2), IS("callable", "ISINSTANCE")],
+    op=lambda oparg: ("ISINSTANCE(args[0], args[1])" if oparg == 2
+                      else "ISINSTANCE(self_or_null, args[0])"), sets_pc=True,
+    in_place=False, fast=lambda handler, oparg, *_: NATIVE_IN_PLACE.facts(handler, _ISINSTANCE))
+
+
+def _append(f, stack, site, nxt, self, arg):
+    del stack[-3:]
+    _LIST_APPEND(self, arg)
+    return nxt + 1          # the POP_TOP that follows is skipped
+
+
+# (o.append(x) as a statement: the specializer has seen the POP_TOP after it)
+LIST_APPEND = FAMILY.member(
+    "CALL_LIST_APPEND", stack="callable self arg --", needs=_CALLABLE_CACHE,
+    guards=[IS("callable", "LIST_APPEND"), LIST_OR_SUBCLASS("self")], op=Hand(_append),
+    serves=lambda oparg: oparg == 1)
+
+
+def _method_descriptor(name, flags, arity=None):
+    """METHOD_DESCRIPTOR_*: any method descriptor with exactly these ml_flags, called on
+    an object of exactly the descriptor's class."""
+    count = (EXACT_ARGS(x="self_or_null", n=OPARG, count=arity) if arity
+             else SOME_ARGS(x="self_or_null", n=OPARG))
+    return FAMILY.member(
+        name, stack=_CALL, facts=("descr", "objclass", "special"),
+        guards=[count, DESCRIPTOR_FLAGS("callable", flags),
+                SELF_TYPE(x="self_or_null", args="args", descr="callable")],
+        op=Hand(_call_args),
+        fast=lambda handler, oparg, found, _: _fast_descriptor(
+            oparg, found["descr"], found["objclass"], found["special"], handler))
+
+
+METHOD_DESCRIPTOR_NOARGS = _method_descriptor("CALL_METHOD_DESCRIPTOR_NOARGS", _METH_NOARGS, 1)
+METHOD_DESCRIPTOR_O = _method_descriptor("CALL_METHOD_DESCRIPTOR_O", _METH_O, 2)
+METHOD_DESCRIPTOR_FAST = _method_descriptor("CALL_METHOD_DESCRIPTOR_FAST", _METH_FASTCALL)
+METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS = _method_descriptor(
+    "CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS", _METH_FAST_KW)
+
+
+# -- fast paths of the native members: the callable seen at specialization -------------------
+def _fast_native(oparg, callable_, special, general, ml=None, arity=None):
+    """A member's handler for a site: when the callable is the one seen at
+    specialization (whose kind and flags cannot change) and the self slot is
+    empty, call it directly; anything else goes through `general`, the
+    member's derived handler (its declared guards)."""
+    if special is not None:
+        return general
+    if callable_ is None:
+        if ml is None or arity is not None and oparg != arity:
+            return general     # (METH_O: one argument, which only oparg 1 with no self gives)
+        return _fast_bound_native(oparg, ml, general)
+    if _masquerade(callable_):
+        return general
+    if oparg == 1:
+        def fast(f, stack, site, nxt):
+            if stack[-3] is callable_ and stack[-2] is NULL:
+                arg = stack.pop()
+                del stack[-1]
+                f.pc = nxt
+                stack[-1] = callable_(arg)
+                return nxt
+            return general(f, stack, site, nxt)
+    else:
+        fast = _seen_call(oparg, callable_, general)
+    fast.__name__ = general.__name__
+    return NATIVE_IN_PLACE.facts(fast, callable_)
+
+
+def _seen_call(oparg, callable_, general, objclass=None):
+    """The callable seen called directly when it is the one on the stack, with the
+    self slot empty (objclass None) or holding an object of exactly objclass (a
+    method descriptor's self, its first argument)."""
+    n = oparg + 2
+    first = 2 if objclass is None else 1
+
+    def fast(f, stack, site, nxt):
+        base = len(stack) - n
+        if stack[base] is callable_ and (stack[base + 1] is NULL if objclass is None
+                                         else type(stack[base + 1]) is objclass):
+            args = stack[base + first:]
+            del stack[base + 1:]
+            f.pc = nxt
+            stack[-1] = callable_(*args)
+            return nxt
+        return general(f, stack, site, nxt)
+    return fast
+
+
+def _fast_bound_native(oparg, ml, general):
+    """A member's handler for a site calling a builtin bound to some object (not
+    kept: that would keep the object alive), with the self slot empty: any builtin
+    made of the same C function (its PyMethodDef, whose flags cannot change) is
+    called directly."""
+    n = oparg + 2
+
+    def fast(f, stack, site, nxt):
+        base = len(stack) - n
+        fn = stack[base]
+        if (type(fn) is BuiltinFunctionType and _ML_POINTERS[id(fn) >> 3] == ml
+                and stack[base + 1] is NULL):
+            args = stack[base + 2:]
+            del stack[base:]
+            f.pc = nxt
+            stack.append(fn(*args))
+            return nxt
+        return general(f, stack, site, nxt)
+    fast.__name__ = general.__name__
+    return NATIVE_DEF_IN_PLACE.facts(fast, BuiltinFunctionType, _ML_POINTERS, ml)
+
+
+def _fast_descriptor(oparg, descr, objclass, special, general):
+    """METHOD_DESCRIPTOR_* for a site: the descriptor seen at specialization
+    called on (self, args...) with self of exactly its class."""
+    if descr is None or special is not None or _masquerade(descr):
+        return general
+    fast = _seen_call(oparg, descr, general, objclass)
+    fast.__name__ = general.__name__
+    return DESCRIPTOR_IN_PLACE.facts(fast, descr, objclass)
+
+
+def _native_kind(callable_, self_or_null):
+    """What CALL_NON_PY_GENERAL's fast path keeps of the callable seen: its type, one
+    of CPython's own (so that what the member does with it cannot change), and
+    whether the self slot was empty; None (no fast path) for a type whose instances
+    the interpreter calls on the program's behalf: intercepted builtins, by id;
+    masquerade's functions and metaclasses."""
+    tp = type(callable_)
+    if (tp is FunctionType or tp is MethodType or tp.__flags__ & facts.TPFLAGS_HEAPTYPE
+            or _masquerade(callable_) or hasattr(callable_, "__func__")):
+        return None
+    return ("type", tp, self_or_null is NULL)
+
+
+def _fast_general(oparg, seen, general):
+    """CALL_NON_PY_GENERAL's handler for a site: a callable of the type seen (or a
+    builtin of the C function seen) called natively as the member calls it, with
+    the self slot as it was then; anything else goes through the member's guards."""
+    if seen is None:
+        return general
+    if seen[0] == "bound":
+        return _fast_bound_native(oparg, seen[1], general)
+    _, tp, selfless = seen
+    n = oparg + 2
+    first = 2 if selfless else 1        # (the arguments: after the self slot, or from it)
+
+    def fast(f, stack, site, nxt):
+        base = len(stack) - n
+        fn = stack[base]
+        if type(fn) is tp and id(fn) not in INTERCEPTS and (stack[base + 1] is NULL) is selfless:
+            args = stack[base + first:]
+            del stack[base:]
+            f.pc = nxt
+            stack.append(fn(*args))
+            return nxt
+        return general(f, stack, site, nxt)
+    kind = GENERAL_IN_PLACE if selfless else GENERAL_SELF_IN_PLACE
+    fast.__name__ = general.__name__
+    return kind.facts(fast, tp, INTERCEPTS)
+
+
+# In place in fused runs (fusion.py): the callable seen at specialization ({c0}),
+# called with the operands as they are.  (f.pc as the handlers set it.  A native
+# callable may call interpreted code back, which may change the form of a site of
+# this run or set the frame's trace function: the run then goes on through the
+# loop, {remade}.)
+def _native_call_shape(oparg, call, guard):
+    return Shape(oparg + 2, ["{r0}"], consts=None, guard=guard, effects=[
+        "f.pc = {nxt}", "{r0} = " + call,
+        "if {remade}: {kept}stack.append({r0}); return TRACE"])
+
+
+def _arguments(first, oparg):
+    return ", ".join(f"{{{i}}}" for i in range(first, oparg + 2))
+
+
+NATIVE_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{c0}(" + _arguments(2, oparg) + ")", "{0} is {c0} and {1} is NULL"))
+# (a builtin bound to some object: its C function's definition, {c2})
+NATIVE_DEF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{0}(" + _arguments(2, oparg) + ")",
+    "type({0}) is {c0} and {c1}[id({0}) >> 3] == {c2} and {1} is NULL"))
+DESCRIPTOR_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{c0}(" + _arguments(1, oparg) + ")", "{0} is {c0} and type({1}) is {c1}"))
+# (CALL_NON_PY_GENERAL: a callable of the type seen, {c0}, not intercepted, {c1})
+GENERAL_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{0}(" + _arguments(2, oparg) + ")",
+    "type({0}) is {c0} and id({0}) not in {c1} and {1} is NULL"))
+GENERAL_SELF_IN_PLACE = SiteShape(lambda oparg: _native_call_shape(
+    oparg, "{0}(" + _arguments(1, oparg) + ")",
+    "type({0}) is {c0} and id({0}) not in {c1} and {1} is not NULL"))
+
+
+# -- CALL_PY_EXACT_ARGS and CALL_ALLOC_AND_ENTER_INIT in place in fused runs (fusion.py) --------
+# The member's guard in its cheap lowering (from the declaration), and the callee's
+# frame made from the operands as they are (no stack traffic), run right there by
+# loop.enter(); the run goes on with its value, or returns RESUME when the loop must
+# take over.  A failure is a miss, which the base instruction then runs in place.
+# Facts: {c0} the weak reference to the function seen, {c1} its version view, {c2}
+# the version, {c3} whether the self slot holds the first argument, {c4} the
+# callee's data-stack size, {c5} its CodeInfo, {c6} its locals after the arguments,
+# {c7} Frame, {c8} loop.enter, then the objects the guards name.
+_EXACT_ARGS_FACTS = {"callable": "{0}", "self_or_null": "{1}", "NULL": "NULL",
+                     "seen_ref": "{c0}", "seen_version": "{c1}", "func_version": "{c2}",
+                     "with_self": "{c3}", "size": "{c4}"}
+
+
+def _exact_args_guard(oparg, _made={}):
+    """(the guard's template, the objects it names) for this oparg, made once"""
+    made = _made.get(oparg)
+    if made is None:
+        made = _made[oparg] = PY_EXACT_ARGS.guard_template(oparg, _EXACT_ARGS_FACTS, 9)
+    return made
+
+
+def _exact_args_locals(oparg, with_self, free=False):
+    """The template of the callee's locals list: its arguments, then NULLs (and cells)."""
+    args = ", ".join(f"{{{i}}}" for i in range(1 if with_self else 2, oparg + 2))
+    locals_ = f"[{args}{{c6_items}}" if args else "[*{c6}"
+    return locals_ + ("]" if not free else ", *{0}.__closure__]")
+
+
+def _exact_args_shape(oparg, with_self, free=False):
+    locals_ = _exact_args_locals(oparg, with_self, free)
+    return Shape(
+        oparg + 2, ["{r0}"], consts=None, guard=_exact_args_guard(oparg)[0],
+        effects=["callee = {c7}({c5}, " + locals_ + ", {0}.__globals__, "
+                 "{0}.__builtins__, None, f, f.depth + 1)",
+                 "callee.ds = (ds[0] + {c4}, ds[1])",
+                 "f.pc = {nxt}",
+                 "{drop}{r0} = {c8}(f, callee)",
+                 "if {r0} is NULL: f.callee = callee; {kept}return RESUME",
+                 "del callee",
+                 "if {remade}: {kept}stack.append({r0}); return TRACE"])
+
+
 def _exact_args_inlined(oparg, with_self):
     """How a fused run may write the callee into itself (fusion._inlining_call): the
-    facts' CodeInfo ({c8}), and the callee's frame made as the effects above make it."""
-    return {"info_at": 8, "info": "{c8}", "locals": _exact_args_locals(oparg, with_self),
+    facts' CodeInfo ({c5}), and the callee's frame made as the effects above make it."""
+    return {"info_at": 5, "info": "{c5}", "locals": _exact_args_locals(oparg, with_self),
             "ds": "(ds[0] + {c4}, ds[1])", "new_frame": "{c7}"}
 
 
@@ -750,237 +941,43 @@ PY_EXACT_ARGS_SELF_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, T
 # (a closure: its cells go in the free slots after the other locals)
 PY_EXACT_ARGS_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, False, True))
 PY_EXACT_ARGS_SELF_FREE_IN_PLACE = SiteShape(lambda oparg: _exact_args_shape(oparg, True, True))
-FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE,
-                                       PY_EXACT_ARGS_FREE_IN_PLACE, PY_EXACT_ARGS_SELF_FREE_IN_PLACE,
-                                       NATIVE_IN_PLACE, NATIVE_DEF_IN_PLACE, DESCRIPTOR_IN_PLACE,
-                                       ALLOC_AND_ENTER_INIT_IN_PLACE)
 
 
-def _make_bound_method_exact_args(site, cache, seen):
-    version, argcount, info, tail, has_free, _ = cache
-    oparg = site.oparg
-    if tail is None or has_free or argcount != oparg + 1:
-        return bound_method_exact_args
-    n = oparg + 2
-    seen_ref = weakref.ref(seen)
-    seen_version = _version_view(seen)
-    size = _framesize(info.code)
-
-    def call_bound_method_exact_args(f, stack, site, nxt):
-        base = len(stack) - n
-        method = stack[base]
-        if type(method) is MethodType and stack[base + 1] is NULL:
-            func = stack[base] = method.__func__
-            stack[base + 1] = method.__self__
-            if ((func is seen_ref() and seen_version[0] == version
-                 or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                    and f.depth < 900
-                    and size < (ds := f.ds or _ds_state(f))[1] - ds[0]):
-                args = stack[base + 1:]
-                del stack[base:]
-                args += tail
-                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                               f.depth + 1)
-                callee.ds = (ds[0] + size, ds[1])
-                f.pc = nxt
-                return _enter_and_push(f, stack, callee, nxt)
-            return _bound_method_unpacked(f, stack, site, nxt)
-        return _deopt(f, stack, site, nxt)
-    return call_bound_method_exact_args
+def _exact_args_in_place(handler, oparg, found, prepared):
+    """A site's derived handler marked for fused runs: a function the interpreter runs
+    (not a generator's), called with its arguments as they are."""
+    tail, with_self = found["tail"], prepared["with_self"]
+    if tail is None or with_self is None:
+        return handler
+    kind = ((PY_EXACT_ARGS_SELF_FREE_IN_PLACE if found["has_free"] else PY_EXACT_ARGS_SELF_IN_PLACE)
+            if with_self else
+            PY_EXACT_ARGS_FREE_IN_PLACE if found["has_free"] else PY_EXACT_ARGS_IN_PLACE)
+    return kind.facts(handler, prepared["seen_ref"], prepared["seen_version"],
+                      found["func_version"], with_self, prepared["size"], found["info"], tail,
+                      Frame, _enter, *_exact_args_guard(oparg)[1])
 
 
-def _bound_method_unpacked(f, stack, site, nxt):
-    """BOUND_METHOD_EXACT_ARGS after the method was unpacked: the remaining guards."""
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    func = stack[base]
-    version, argcount, info, tail, has_free, _ = site.cache
-    if (type(func) is FunctionType and _FVS[id(func) >> 2] == version
-            and argcount == oparg + 1 and (f.depth < 900 or not _deep(f))
-            and _room(f, func)):
-        args = stack[base + 1:]
-        del stack[base:]
-        if tail is None:
-            return _enter_other(f, stack, func, info, args, nxt)
-        args += tail
-        if has_free:
-            args += func.__closure__
-        f.pc = nxt
-        callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                       f.depth + 1)
-        return _enter_and_push(f, stack, callee, nxt)
-    return _deopt(f, stack, site, nxt)
+PY_EXACT_ARGS.fast = _exact_args_in_place
 
 
-def bound_method_exact_args(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    method = stack[base]
-    if stack[base + 1] is NULL and type(method) is MethodType:
-        # unpack first: a guard failing below leaves (function, self) for CALL
-        stack[base] = method.__func__
-        stack[base + 1] = method.__self__
-        return _bound_method_unpacked(f, stack, site, nxt)
-    return _deopt(f, stack, site, nxt)
+# ALLOC_AND_ENTER_INIT: the member's guard, then __init__ alive with the code seen, and
+# room for its frame and the shim's; __init__'s frame made from the operands and run by
+# loop.enter(); the new object is the result (when the loop takes over, it is left on
+# the stack where the class was: what the shim returns).  Facts: {c0} the class seen
+# (weakly), {c1} its typewatch token, {c2} the version, {c3} __init__ (weakly), {c4} its
+# code, {c5} _has_space, {c6} the frames' size, {c7} object.__new__, {c8} the CodeInfo,
+# {c9} its locals after the arguments, {c10} Frame, {c11} the shim, {c12} loop.enter.
+_INIT_FACTS = {"callable": "{0}", "self_or_null": "{1}", "NULL": "NULL", "cls_ref": "{c0}",
+               "token": "{c1}", "func_version": "{c2}"}
 
 
-def _make_py_general(site, cache, seen, simple, nargs):
-    """CALL_PY_GENERAL for this site when the function has a simple signature
-    and is called with fewer arguments than it has parameters (the rest from
-    its __defaults__, read on each call: functions sharing a version may have
-    different defaults); everything else goes to the full member."""
-    version, argcount, info, tail, has_free, enterable = cache
-    oparg = site.oparg
-    if not simple or tail is None or has_free or nargs >= argcount:
-        return py_general
-    need = argcount - nargs
-    with_self = nargs == oparg + 1
-    n = oparg + 2
-    seen_ref = weakref.ref(seen)
-    seen_version = _version_view(seen)
-
-    def call_py_general(f, stack, site, nxt):
-        base = len(stack) - n
-        func = stack[base]
-        if ((func is seen_ref() and seen_version[0] == version
-             or type(func) is FunctionType and _FVS[id(func) >> 2] == version)
-                and (stack[base + 1] is not NULL) is with_self):
-            defaults = func.__defaults__
-            if defaults is not None and len(defaults) >= need:
-                args = stack[base + 1:] if with_self else stack[base + 2:]
-                del stack[base:]
-                args += defaults[len(defaults) - need:]
-                args += tail
-                f.pc = nxt
-                callee = Frame(info, args, func.__globals__, func.__builtins__, None, f,
-                               f.depth + 1)
-                return _enter_and_push(f, stack, callee, nxt)
-        return py_general(f, stack, site, nxt)
-    return call_py_general
-
-
-def py_general(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    func = stack[base]
-    cache = site.cache
-    if type(func) is FunctionType and _FVS[id(func) >> 2] == cache[0]:
-        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
-        del stack[base:]
-        info = cache[2]
-        if not cache[5]:
-            return _enter_other(f, stack, func, info, args, nxt)
-        f.callee = _new_frame(info, func, args, None, f.depth + 1)
-        f.pc = nxt
-        return SWITCH
-    return _deopt(f, stack, site, nxt)
-
-
-def bound_method_general(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    method = stack[base]
-    if type(method) is MethodType:
-        func = method.__func__
-        cache = site.cache
-        if (type(func) is FunctionType and _FVS[id(func) >> 2] == cache[0]
-                and stack[base + 1] is NULL):
-            args = stack[base + 1:]
-            args[0] = method.__self__
-            del stack[base:]
-            info = cache[2]
-            if not cache[5]:
-                return _enter_other(f, stack, func, info, args, nxt)
-            f.callee = _new_frame(info, func, args, None, f.depth + 1)
-            f.pc = nxt
-            return SWITCH
-    return _deopt(f, stack, site, nxt)
-
-
-class _InitCleanup:
-    """The shim frame CALL_ALLOC_AND_ENTER_INIT pushes under __init__ (the new
-    object is already on the caller's stack): check that __init__ returned None."""
-    __slots__ = ()
-
-    def on_return(self, frame, value, caller):
-        if value is not None:
-            raise TypeError(f"__init__() should return None, not '{type(value).__name__}'")
-        return caller.pc
-
-    def on_unwind(self, frame, exc, caller):
-        pass
-
-
-_INIT_CLEANUP = _InitCleanup()
-_datastack.SHIMS.add(id(_INIT_CLEANUP))
-
-
-def _init_entry(cache, init):
-    """Refresh what ALLOC_AND_ENTER_INIT needs to enter init's current code."""
-    code = init.__code__
-    info = TRAMPOLINES.get(id(code))
-    enterable = info is not None and not info.is_generator_like
-    cache[2] = code
-    cache[3] = code.co_argcount
-    cache[4] = info
-    cache[5] = info.exact_call_tail if enterable else None
-    cache[6] = bool(enterable and info.nfree)
-
-
-def _init_cache(tp, version, init):
-    # CPython keeps __init__ on the heap type; the site holds it weakly
-    cache = [version, weakref.ref(init), None, -1, None, None, False]
-    _init_entry(cache, init)
-    return cache
-
-
-def _make_alloc_and_enter_init(site, tp, cache):
-    """ALLOC_AND_ENTER_INIT for this site: the class seen at specialization
-    (held weakly, its version read through a view made once; in fused runs its
-    typewatch token), __init__'s code unchanged and run by the interpreter;
-    anything else takes the full member."""
-    version, init_ref, code, argcount, info, tail, has_free = cache
-    oparg = site.oparg
-    if tail is None or has_free or argcount != oparg + 1:
-        return alloc_and_enter_init
-    n = oparg + 2
-    seen_ref = weakref.ref(tp)
-    address = id(tp) + _TV
-    seen_version = facts.MEM8[address:address + 4].cast("I")
-    size = _framesize(info.code) + _datastack.INIT_CLEANUP_FRAMESIZE
-
-    def call_alloc_and_enter_init(f, stack, site, nxt):
-        base = len(stack) - n
-        if (stack[base] is seen_ref() and seen_version[0] == version
-                and stack[base + 1] is NULL):
-            init = init_ref()
-            if init is not None and init.__code__ is code and _has_space(f, size):
-                obj = _object_new(stack[base])
-                args = stack[base + 1:]
-                args[0] = obj
-                del stack[base + 1:]
-                stack[base] = obj       # what the shim returns to the caller
-                args += tail
-                frame = Frame(info, args, init.__globals__, init.__builtins__, None, f,
-                              f.depth + 1)
-                frame.inline = _INIT_CLEANUP
-                f.pc = nxt
-                return _enter_and_push(f, stack, frame, nxt)
-        return alloc_and_enter_init(f, stack, site, nxt)
-    return ALLOC_AND_ENTER_INIT_IN_PLACE.facts(
-        call_alloc_and_enter_init, seen_ref, token(tp, version), version, init_ref, code, _has_space,
-        size, _object_new, info, tail, Frame, _INIT_CLEANUP, _enter)
-
-
-# In place in fused runs (fusion.py): the guards above, __init__'s frame made from
-# the operands and run by loop.enter(); the new object is the result (when the loop
-# takes over, it is left on the stack where the class was: what the shim returns).
 def _alloc_and_enter_init_shape(oparg):
     args = "".join(f", {{{i}}}" for i in range(2, oparg + 2))
+    guard, _ = ALLOC_AND_ENTER_INIT.guard_template(oparg, _INIT_FACTS, 13)
     return Shape(
         oparg + 2, ["{r0}"], consts=None,
-        guard="{0} is {c0}() and {c1}[0] and {1} is NULL and (init := {c3}()) is not None"
-              " and init.__code__ is {c4} and {c5}(f, {c6})",
+        guard=guard + " and (init := {c3}()) is not None and init.__code__ is {c4}"
+                      " and {c5}(f, {c6})",
         effects=["obj = {c7}({0})",
                  "frame = {c10}({c8}, [obj" + args + "{c9_items}], init.__globals__, init.__builtins__, "
                  "None, f, f.depth + 1)",
@@ -1011,197 +1008,20 @@ ALLOC_AND_ENTER_INIT_IN_PLACE = SiteShape(_alloc_and_enter_init_shape,
                                           _alloc_and_enter_init_inlined)
 
 
-def alloc_and_enter_init(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    tp = stack[base]
-    cache = site.cache
-    if (stack[base + 1] is NULL and type(tp).__flags__ & _TYPE_SUBCLASS
-            and _MEM32[(id(tp) + _TV) >> 2] == cache[0]):
-        init = cache[1]()
-        if init is not None:
-            if init.__code__ is not cache[2]:
-                # __init__'s code may change without the class changing
-                _init_entry(cache, init)
-            if cache[3] == oparg + 1 and _has_space(
-                    f, _framesize(cache[4].code if cache[4] is not None else cache[2])
-                    + _datastack.INIT_CLEANUP_FRAMESIZE):
-                obj = _object_new(tp)
-                args = stack[base + 1:]
-                args[0] = obj
-                del stack[base + 1:]
-                stack[base] = obj
-                f.pc = nxt
-                tail = cache[5]
-                if tail is None:
-                    # __init__ not run by the interpreter (native, or generator-like)
-                    result = init(*args)
-                    if result is not None:
-                        raise TypeError("__init__() should return None, "
-                                        f"not '{type(result).__name__}'")
-                    return nxt
-                args += tail
-                if cache[6]:
-                    args += init.__closure__
-                frame = Frame(cache[4], args, init.__globals__, init.__builtins__, None, f,
-                              f.depth + 1)
-                frame.inline = _INIT_CLEANUP
-                return _enter_and_push(f, stack, frame, nxt)
-    return _deopt(f, stack, site, nxt)
+def _alloc_in_place(handler, oparg, found, prepared):
+    """A site's derived handler marked for fused runs: __init__ run by the interpreter,
+    taking the arguments given."""
+    init_ref, code, argcount, info, tail, has_free = found["entry"]
+    if tail is None or has_free or argcount != oparg + 1:
+        return handler
+    return ALLOC_AND_ENTER_INIT_IN_PLACE.facts(
+        handler, prepared["cls_ref"], prepared["token"], found["func_version"], init_ref, code,
+        _has_space, _framesize(info.code) + _datastack.INIT_CLEANUP_FRAMESIZE, _object_new,
+        info, tail, Frame, _INIT_CLEANUP, _enter)
 
 
-# -- members that call natively -------------------------------------------------------------
-def non_py_general(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    func = stack[base]
-    tf = type(func)
-    if (tf is not FunctionType or id(func) in STANDINS) and tf is not MethodType:
-        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
-        del stack[base:]
-        return _call_native(f, stack, func, args, INTERCEPTS.get(id(func)), nxt)
-    return _deopt(f, stack, site, nxt)
-
-
-# type(x), str(x), tuple(x): the callable itself, no self
-NO_SELF = Guard("NO_SELF", "{x} is NULL", "the self slot is empty", needs={"NULL": NULL})
-TYPE_1 = FAMILY.member(
-    "CALL_TYPE_1", stack="callable null arg -- res",
-    guards=[IS("callable", type), NO_SELF("null")], op="type(arg)", runs_code=False,
-    in_place=False)
-STR_1 = FAMILY.member(
-    "CALL_STR_1", stack="callable null arg -- res",
-    guards=[IS("callable", str), NO_SELF("null")], op="str(arg)", sets_pc=True, in_place=False)
-TUPLE_1 = FAMILY.member(
-    "CALL_TUPLE_1", stack="callable null arg -- res",
-    guards=[IS("callable", tuple), NO_SELF("null")], op="tuple(arg)", sets_pc=True,
-    in_place=False)
-_ONE_ARGUMENT = {type: TYPE_1, str: STR_1, tuple: TUPLE_1}
-
-
-def builtin_class(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    tp = stack[base]
-    cached, special = site.cache
-    if tp is not cached:
-        if not (type(tp).__flags__ & _TYPE_SUBCLASS and facts.type_has_vectorcall(tp)):
-            return _deopt(f, stack, site, nxt)
-        special = INTERCEPTS.get(id(tp))
-    args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
-    del stack[base:]
-    return _call_native(f, stack, tp, args, special, nxt)
-
-
-def _c_function_member(flags_required, arity):
-    """BUILTIN_O / BUILTIN_FAST / BUILTIN_FAST_WITH_KEYWORDS: any exact builtin
-    function whose ml_flags are exactly the member's (not only the one cached)."""
-    def member(f, stack, site, nxt):
-        oparg = site.oparg
-        base = len(stack) - oparg - 2
-        fn = stack[base]
-        selfless = stack[base + 1] is NULL
-        if arity and (oparg if selfless else oparg + 1) != arity:
-            return _deopt(f, stack, site, nxt)
-        cached, special = site.cache
-        if fn is not cached:
-            orig = STANDINS.get(id(fn)) if type(fn) is FunctionType else fn
-            if type(orig) is not BuiltinFunctionType or _cflags(orig) != flags_required:
-                return _deopt(f, stack, site, nxt)
-            special = INTERCEPTS.get(id(fn))
-        args = stack[base + 2:] if selfless else stack[base + 1:]
-        del stack[base:]
-        return _call_native(f, stack, fn, args, special, nxt)
-    return member
-
-
-builtin_o = _c_function_member(_METH_O, 1)
-builtin_fast = _c_function_member(_METH_FASTCALL, 0)
-builtin_fast_with_keywords = _c_function_member(_METH_FAST_KW, 0)
-builtin_o.__name__ = "builtin_o"
-builtin_fast.__name__ = "builtin_fast"
-builtin_fast_with_keywords.__name__ = "builtin_fast_with_keywords"
-
-
-def call_len(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    if stack[base] is _LEN:
-        if stack[base + 1] is NULL:
-            if oparg == 1:
-                arg = stack.pop()
-                del stack[-1]
-                f.pc = nxt
-                stack[-1] = _LEN(arg)
-                return nxt
-        elif oparg == 0:
-            arg = stack.pop()
-            f.pc = nxt
-            stack[-1] = _LEN(arg)
-            return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def call_isinstance(f, stack, site, nxt):
-    oparg = site.oparg
-    base = len(stack) - oparg - 2
-    if stack[base] is _ISINSTANCE:
-        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
-        if len(args) == 2:
-            del stack[base:]
-            f.pc = nxt
-            stack.append(_ISINSTANCE(args[0], args[1]))
-            return nxt
-    return _deopt(f, stack, site, nxt)
-
-
-def list_append(f, stack, site, nxt):
-    # oparg is 1: [list.append, self, item]
-    if stack[-3] is _LIST_APPEND:
-        lst = stack[-2]
-        t = type(lst)
-        if t is list:
-            item = stack.pop()
-            del stack[-2:]
-            lst.append(item)
-            return nxt + 1          # the POP_TOP that follows is skipped
-        if lst is not NULL and issubclass(t, list):
-            item = stack.pop()
-            del stack[-2:]
-            _LIST_APPEND(lst, item)
-            return nxt + 1
-    return _deopt(f, stack, site, nxt)
-
-
-def _method_descriptor_member(flags_required, arity):
-    """METHOD_DESCRIPTOR_*: any method descriptor with exactly these ml_flags,
-    called on an object of exactly the descriptor's class."""
-    def member(f, stack, site, nxt):
-        oparg = site.oparg
-        base = len(stack) - oparg - 2
-        descr = stack[base]
-        args = stack[base + 2:] if stack[base + 1] is NULL else stack[base + 1:]
-        n = len(args)
-        if (n != arity) if arity else (n == 0):
-            return _deopt(f, stack, site, nxt)
-        cached, objclass, special = site.cache
-        if descr is not cached:
-            if type(descr) is not MethodDescriptorType or _dflags(descr) != flags_required:
-                return _deopt(f, stack, site, nxt)
-            objclass = descr.__objclass__
-            special = INTERCEPTS.get(id(descr))
-        if type(args[0]) is not objclass:
-            return _deopt(f, stack, site, nxt)
-        del stack[base:]
-        return _call_native(f, stack, descr, args, special, nxt)
-    return member
-
-
-method_descriptor_noargs = _method_descriptor_member(_METH_NOARGS, 1)
-method_descriptor_o = _method_descriptor_member(_METH_O, 2)
-method_descriptor_fast = _method_descriptor_member(_METH_FASTCALL, 0)
-method_descriptor_fast_with_keywords = _method_descriptor_member(_METH_FAST_KW, 0)
-method_descriptor_noargs.__name__ = "method_descriptor_noargs"
-method_descriptor_o.__name__ = "method_descriptor_o"
-method_descriptor_fast.__name__ = "method_descriptor_fast"
-method_descriptor_fast_with_keywords.__name__ = "method_descriptor_fast_with_keywords"
+ALLOC_AND_ENTER_INIT.fast = _alloc_in_place
+FAMILY.inline_members = lambda oparg: (PY_EXACT_ARGS_IN_PLACE, PY_EXACT_ARGS_SELF_IN_PLACE,
+                                       PY_EXACT_ARGS_FREE_IN_PLACE, PY_EXACT_ARGS_SELF_FREE_IN_PLACE,
+                                       NATIVE_IN_PLACE, NATIVE_DEF_IN_PLACE, DESCRIPTOR_IN_PLACE,
+                                       ALLOC_AND_ENTER_INIT_IN_PLACE)
