@@ -41,6 +41,8 @@ LONG_RUNNING = {
     "python bench/fidelity_corpus.py": "quickening fidelity over 20 programs: several minutes",
     "python bench/lens_overhead.py --pairs 11": "interleaved timing pairs: several minutes",
     "python scripts/fuzz.py --seconds 600 --seed 1": "ten minutes of fuzzing, by its own argument",
+    "python bench/real_suites.py": "eleven libraries' test suites from PyPI, natively and interpreted: "
+                                   "a quarter of an hour (tests/bench runs its machinery offline)",
 }
 KINDS = ("sh", "python", "text")
 _FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S)

@@ -153,6 +153,10 @@ def test_sampling_spreads_over_the_suite_and_deselection_matches_prefixes():
     assert real_suites.deselected("tests/test_a.py::test_1[x]", deselect) == "whole file"
     assert real_suites.deselected("tests/test_b.py::TestX::test_2", deselect) == "a class"
     assert real_suites.deselected("tests/test_b.py::TestXY::test_2", deselect) is None
+    by_name = {"::test_slow": "slow everywhere"}
+    assert real_suites.deselected("tests/test_c.py::TestY::test_slow", by_name) == "slow everywhere"
+    assert real_suites.deselected("tests/test_c.py::test_slow[1-2]", by_name) == "slow everywhere"
+    assert real_suites.deselected("tests/test_c.py::test_slower", by_name) is None
 
 
 def test_every_library_is_pinned_and_says_why_it_deselects():
