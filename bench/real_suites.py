@@ -85,6 +85,7 @@ class Library:
     # node id, or a prefix of node ids (a file, a class), -> why it is not run
     deselect: dict = dataclasses.field(default_factory=dict)
     max_tests: int = 200         # the default sample size (None: all)
+    env: dict = dataclasses.field(default_factory=dict)  # for both runs
     source_dir: str = None       # a local directory instead of the sdist (tests)
 
 
@@ -138,6 +139,8 @@ LIBRARIES = {
         ["tests"], max_tests=250,
         # tox.ini's addopts asks for pytest-cov and doctest-modules over the package
         pytest_args=["-o", "addopts="],
+        # the pure-Python implementation (its conftest checks the C one is loaded otherwise)
+        env={"WCWIDTH_PYTHON": "1"},
         deselect={
             "tests/test_benchmarks.py": "needs pytest-benchmark; timing, not outcomes",
             "tests/test_check_release.py": "checks the release's files against the network/git tree",
@@ -271,7 +274,7 @@ def collect(python, source, lib, keyword, timeout):
     if keyword:
         argv += ["-k", keyword]
     out = subprocess.run(argv, cwd=source, capture_output=True, text=True, timeout=timeout,
-                         env=_env(interpreted=False))
+                         env=_env(False, lib))
     if out.returncode not in (0, 5):
         tail = (out.stdout + out.stderr).strip().splitlines()[-3:]
         raise Failure(f"{lib.dist}: collection failed (exit {out.returncode}): {' | '.join(tail)}")
@@ -308,8 +311,9 @@ def choose(ids, limit):
 # running and comparing
 
 
-def _env(interpreted):
+def _env(interpreted, lib=None):
     env = dict(os.environ)
+    env.update(lib.env if lib else {})
     env.pop("PYTHONPATH", None)
     env["PYTHONHASHSEED"] = "0"       # same set/dict orders in both runs
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -340,7 +344,7 @@ def run_suite(python, source, lib, args_file, report_dir, interpreted, timeout):
     started = time.perf_counter()
     try:
         out = subprocess.run(argv, cwd=source, capture_output=True, text=True, timeout=timeout,
-                             env=_env(interpreted), stdin=subprocess.DEVNULL)
+                             env=_env(interpreted, lib), stdin=subprocess.DEVNULL)
         exit_status, output = out.returncode, out.stdout + out.stderr
     except subprocess.TimeoutExpired as exc:
         exit_status = "timeout"
@@ -467,15 +471,17 @@ def _seconds(value):
 
 def table(results):
     """The results as plain text; times are pytest's session times (collection and tests)."""
-    head = ["library", "version", "tests", "same", "differ", "native s", "interp s", "ratio", "escapes"]
+    head = ["library", "version", "tests", "same", "differ", "native fail", "native s", "interp s",
+            "ratio", "escapes"]
     rows = []
     for r in results:
         if "failure" in r:
-            rows.append([r["library"], r.get("version", ""), "-", "-", "-", "-", "-", "-", "not run"])
+            rows.append([r["library"], r.get("version", ""), "-", "-", "-", "-", "-", "-", "-", "not run"])
             continue
         esc = (r["interpreted"].get("stats") or {}).get("escapes")
         rows.append([r["library"], r["version"], str(r["tests"]), str(r["same"]),
-                     str(len(r["differing"])), _seconds(r["native"]["seconds"]),
+                     str(len(r["differing"])), str(len(r["native_failing"])),
+                     _seconds(r["native"]["seconds"]),
                      _seconds(r["interpreted"]["seconds"]),
                      f"{r['ratio']}x" if r["ratio"] is not None else "-",
                      "?" if esc is None else str(esc)])
@@ -483,6 +489,7 @@ def table(results):
     if len(done) > 1:
         rows.append(["all", "", str(sum(r["tests"] for r in done)), str(sum(r["same"] for r in done)),
                      str(sum(len(r["differing"]) for r in done)),
+                     str(sum(len(r["native_failing"]) for r in done)),
                      _seconds(sum(r["native"]["seconds"] or 0 for r in done)),
                      _seconds(sum(r["interpreted"]["seconds"] or 0 for r in done)), "", ""])
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
