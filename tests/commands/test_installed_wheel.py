@@ -10,6 +10,8 @@ pytest-xdist issue 1386, and each built its own wheel.)
 """
 
 import fcntl
+import pathlib
+import re
 import json
 import os
 import shutil
@@ -156,3 +158,19 @@ def test_installed_dis_and_fidelity(installed, program):
     fid = subprocess.run([str(script), "fidelity", str(program)], capture_output=True,
                          text=True, cwd=program.parent)
     assert "executed sites agree" in fid.stdout, fid.stderr
+
+
+def test_installed_fidelity_beside_its_venv(installed, program):
+    """A program whose directory also holds the venv (a .venv beside the script): the
+    sites of quickening's own installed code (the native side's lens reads) and of the
+    venv's packages are not the program's; the same sites are compared as elsewhere."""
+    python, script, _ = installed
+    beside = pathlib.Path(python).parent.parent.parent / "beside_its_venv.py"
+    shutil.copy(program, beside)
+    counts = []
+    for path in (program, beside):
+        fid = subprocess.run([str(script), "fidelity", str(path)], capture_output=True,
+                             text=True, cwd=path.parent)
+        assert fid.returncode == 0, fid.stdout + fid.stderr
+        counts.append(re.search(r"fidelity: (\d+)/(\d+) executed sites agree", fid.stdout).groups())
+    assert counts[1] == counts[0] and counts[0][0] == counts[0][1], counts

@@ -33,6 +33,26 @@ import tempfile
 
 from quickening.pyargs import UsageError, note_late_options, parse_python_like
 
+def program_file(filename, program_dir):
+    """Whether code from `filename` is the program's: under its directory, but not in
+    the standard library, an installed package's directory or quickening's own, which
+    can lie under it too (a .venv beside the script)."""
+    if not os.path.isabs(filename):
+        return False
+    path = os.path.realpath(filename)
+    if not path.startswith(program_dir + os.sep):
+        return False
+    return not any(path.startswith(d) and not program_dir.startswith(d) for d in _installed_dirs())
+
+
+def _installed_dirs():
+    dirs = {os.path.dirname(os.path.realpath(os.__file__)),
+            os.path.dirname(os.path.dirname(os.path.realpath(__file__)))}   # (quickening's)
+    dirs.update(os.path.realpath(p) for p in sys.path
+                if p and ("site-packages" in p or "dist-packages" in p))
+    return tuple(d + os.sep for d in dirs)
+
+
 # The native side runs `python script.py args...` itself (so the program's
 # frames sit on nothing, as they do under `quickening run`), with this module
 # as sitecustomize: it records the code objects executed and writes the sites
@@ -55,6 +75,7 @@ def audit(event, args):
         seen[id(args[0])] = args[0]
 sys.addaudithook(audit)
 def dump():
+    from quickening.commands.fidelity import program_file
     from quickening.interp import sitestate
     codes = dict(seen)
     for obj in gc.get_objects():
@@ -70,11 +91,8 @@ def dump():
     resolver = sitestate.resolver()
     rows = []
     for code in codes.values():
-        if not os.path.isabs(code.co_filename):
-            continue
-        path = os.path.realpath(code.co_filename)
         # (not this file: a program in the temp dir has it under its own directory)
-        if not path.startswith(program_dir + os.sep) or path == own_file:
+        if not program_file(code.co_filename, program_dir) or os.path.realpath(code.co_filename) == own_file:
             continue
         for offset, form, counter, cls, cells in sitestate.native_sites(code, resolver, cells=True):
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls, cells])
@@ -94,14 +112,14 @@ from quickening.interp import tracebacks
 # like the native `python script.py`, the program's frames sit on nothing
 tracebacks.INTERNAL_CODES.add(sys._getframe().f_code)
 def dump():
+    from quickening.commands.fidelity import program_file
     from quickening.interp import sitestate
     from quickening.interp.codeinfo import _INFOS
     resolver = sitestate.resolver()
     rows = []
     for info in list(_INFOS.values()):
         code = info.code
-        if not (os.path.isabs(code.co_filename) and
-                os.path.realpath(code.co_filename).startswith(program_dir + os.sep)):
+        if not program_file(code.co_filename, program_dir):
             continue
         for offset, form, counter, cls, cells in sitestate.interpreted_sites(info, resolver, cells=True):
             rows.append([code.co_filename, code.co_qualname, code.co_firstlineno, offset, form, counter, cls, cells])
