@@ -181,3 +181,47 @@ def test_an_executor_on_a_site_is_tier_2_not_a_fall_back(tmp_path, name):
         if f["kind"] == "missing":
             assert f["site"] not in quiet, f["sentence"]
             assert "`RESUME`" not in f["sentence"], f["sentence"]
+
+
+ENTRY = program("entry_executors.py")
+
+
+def _build(name):
+    py = PYTHONS.get(name)
+    if py is None:
+        if builds.under_ci():
+            pytest.fail(builds.missing_reason(name) + " (CI=true: a missing build fails)")
+        pytest.skip(builds.missing_reason(name))
+    return py
+
+
+@pytest.mark.parametrize("name", ["3.14", "3.15"])
+def test_a_site_first_seen_under_an_executor_keeps_its_tier1_form(tmp_path, name):
+    """The lens's first sight of a code object may come after tier 2 put
+    ENTER_EXECUTOR on one of its sites (a loaded machine samples late).  Here
+    it is late on purpose: one --interval longer than the run, so the only
+    read is at exit, when `total`'s attribute site (3.14) and the methods'
+    RESUME (3.15) already hold an executor.  Each such site keeps its tier-1
+    form, the one the executor hides: what the program reads natively (in
+    an atexit handler, just before the lens's last read) with
+    get_executor(...).get_opcode()."""
+    py = _build(name)
+    out = tmp_path / "r.json"
+    r = run_watch(["--python", py, "--quiet", "--interval", "60000", "--json", str(out),
+                   ENTRY], env={"PYTHON_JIT": "1"})
+    assert r.returncode == 0, r.stderr
+    truth, report = json.loads(r.stdout)["at_exit"], json.loads(out.read_text())
+    assert report["run"]["samples"] == 1 and report["run"]["outside_reads"] == 0
+    under = 0
+    for fn, t in truth.items():
+        sites = {s["offset"]: s for s in report["sites"] if s["function"] == fn}
+        hidden = {int(o): e["hidden"] for o, e in t["executors"].items()
+                  if int(o) in t["sites"]}
+        assert sorted(o for o, s in sites.items() if s["executor_at_exit"]) == sorted(hidden)
+        for off, form in hidden.items():
+            s = sites[off]
+            assert s["form"] == form, s
+            assert s["state"] == "specialized" and s["verdict"] != "fell-back", s
+            assert s["executor_since_s"] is not None
+            under += 1
+    assert under >= 1        # the program did put an executor on a site

@@ -325,7 +325,11 @@ class Agent(object):
         self.tier2 = self.decode.tier2_state()
         self.tier2_on = False
         self.tier2_checks = 0
-        self.loops = {}          # cid -> back-edge offsets
+        self.starts = {}         # cid -> offsets of its instructions (not caches)
+        self.positions = {}      # cid -> list(code.co_positions())
+        self.executor_offsets = {}   # cid -> offsets holding an executor we read
+        self.ee_byte = (bytes([self.tables.enter_executor])
+                        if self.tables.enter_executor is not None else None)
         self.extend_op = None    # BINARY_OP_EXTEND's opcode, until its table is sent
         if "BINARY_OP_EXTEND" in self.tables.opname:
             self.extend_op = bytes([self.tables.opname.index("BINARY_OP_EXTEND")])
@@ -482,38 +486,54 @@ class Agent(object):
 
     # -- tier 2 -----------------------------------------------------------
 
-    def _check_loops(self, entry, b, now):
-        """A back edge whose byte became ENTER_EXECUTOR got a tier-2
-        executor: read it once (micro-ops, guards, exits) and keep it, to
-        tell when it is gone (invalidated or thrown away)."""
+    def _check_executors(self, entry, b, now):
+        """An instruction whose byte became ENTER_EXECUTOR got a tier-2
+        executor: a loop's back edge, and on 3.14+ also a guard that kept
+        failing (a trace starts at the side exit) or, on 3.15, a hot
+        function's RESUME.  Each is read once (micro-ops, guards, exits, and
+        the tier-1 instruction it hides: its opcode and oparg, which the
+        stream no longer shows) and kept, to tell when it is gone
+        (invalidated or thrown away)."""
         cid, code = entry[0], entry[1]
-        loops = self.loops.get(cid)
-        if loops is None:
-            loops = self.loops[cid] = [o for o, _ in self.decode.loop_offsets(
-                self.tables, code.co_code)]
-        ee = self.tables.enter_executor
-        for off in loops:
+        held = self.executor_offsets.get(cid)
+        ee = self.ee_byte
+        if not held and ee not in b:
+            return
+        starts = self.starts.get(cid)
+        if starts is None:
+            starts = self.starts[cid] = frozenset(
+                self.decode.instruction_offsets(self.tables, code.co_code))
+        found = []
+        i = b.find(ee)
+        while i >= 0:
+            if i in starts:        # an opcode byte, not a cache cell's
+                found.append(i)
+            i = b.find(ee, i + 1)
+        if held:
+            for off in [o for o in held if o not in found]:
+                self._executor_gone((cid, off), now)
+        for off in found:
             key = (cid, off)
+            index = b[off + 1]
             prev = self.executors.get(key)
-            if b[off] == ee:
-                index = b[off + 1]
-                if prev is not None and prev[0] == index:
+            if prev is not None:
+                if prev[0] == index:
                     continue
-                if prev is not None:
-                    self._executor_gone(key, prev, now)
-                got = self.decode.executor_info(code, off)
-                if got is None:
-                    continue
-                info, ex = got
-                positions = list(code.co_positions())
-                for u in info["uops"]:
-                    o = u[3]
-                    u.append(positions[o // 2][0] if o is not None and
-                             o // 2 < len(positions) else None)
-                self.executors[key] = (index, ex)
-                self._write(("executor", now, cid, off, index, info))
-            elif prev is not None:
-                self._executor_gone(key, prev, now)
+                self._executor_gone(key, now)
+            got = self.decode.executor_info(code, off)
+            if got is None:
+                continue
+            info, ex = got
+            positions = self.positions.get(cid)
+            if positions is None:
+                positions = self.positions[cid] = list(code.co_positions())
+            for u in info["uops"]:
+                o = u[3]
+                u.append(positions[o // 2][0] if o is not None and
+                         o // 2 < len(positions) else None)
+            self.executors[key] = (index, ex)
+            self.executor_offsets.setdefault(cid, set()).add(off)
+            self._write(("executor", now, cid, off, index, info))
 
     def _check_extend(self, b, now):
         """Name BINARY_OP_EXTEND's descriptors (3.14+) the first time one may
@@ -526,8 +546,9 @@ class Agent(object):
         except Exception as exc:
             self._write(("event", now, "agent-error", "extend: %r" % (exc,)))
 
-    def _executor_gone(self, key, prev, now):
-        del self.executors[key]
+    def _executor_gone(self, key, now):
+        prev = self.executors.pop(key)
+        self.executor_offsets[key[0]].discard(key[1])
         try:
             valid = bool(prev[1].is_valid())
         except Exception:
@@ -702,7 +723,7 @@ class Agent(object):
                     entry[2], entry[5] = b, now      # first sight: baseline
                     first.append(entry)
                     if self.tier2_on:    # an executor made before first sight
-                        self._check_loops(entry, b, now)
+                        self._check_executors(entry, b, now)
                     if self.extend_op is not None:
                         self._check_extend(b, now)
                     continue
@@ -755,7 +776,7 @@ class Agent(object):
         entry[2], entry[5] = b, now
         changed.append((entry[0], b))
         if self.tier2_on:
-            self._check_loops(entry, b, now)
+            self._check_executors(entry, b, now)
         if self.extend_op is not None:
             self._check_extend(b, now)
         self._scan_versions(entry, b, new_tv, new_fv)

@@ -271,6 +271,29 @@ def tier2_why(state, version):
     return None
 
 
+def _hidden_forms(run):
+    """{(cid, offset): [(t, executor index, tier-1 opcode)]}: the instruction
+    each executor the agent read replaced with ENTER_EXECUTOR."""
+    out = {}
+    for (t, cid, off, index, info) in run.executors:
+        op = info.get("opcode")
+        if op is not None:
+            out.setdefault((cid, off), []).append((t, index, op))
+    return out
+
+
+def _hidden_opcode(records, t, index):
+    """The tier-1 opcode under the ENTER_EXECUTOR with ``index`` seen at ``t``:
+    from the executor of that index read last before ``t`` (indexes are reused
+    once an executor goes), else the first read after it (a copy from outside
+    the process may come before the agent's read), else None."""
+    if not records:
+        return None
+    same = [r for r in records if r[1] == index] or records
+    before = [r for r in same if r[0] <= t]
+    return (before[-1] if before else same[0])[2]
+
+
 def _loops(run, per_code, src_cache, code_text):
     """Per back edge of every code object that ran: its tier-2 executors
     (when they appeared and went, their micro-ops grouped under source
@@ -380,6 +403,7 @@ def analyze(run, code_text=None):
     src_cache = {}
     sites = []
     state = run.tier2 or (run.hello or {}).get("tier2") or {}
+    hidden = _hidden_forms(run)
     counters_move = bool(state.get("enabled")) and tuple(tables.version[:2]) >= (3, 15)
     for cid, meta in sorted(run.codes.items()):
         timeline = per_code.get(cid)
@@ -404,12 +428,19 @@ def analyze(run, code_text=None):
                 if s.state == "executor":
                     # tier 2 took the site over (3.14+ also starts traces at a
                     # hot side exit, e.g. a guard that keeps failing): its
-                    # tier-1 form is hidden in the executor, not gone
+                    # tier-1 form is hidden in the executor, not gone; the
+                    # agent read it there, and the cache cells are in place
                     if r.executor_since is None:
                         r.executor_since = t
                         r.events.append((t, "tier-2 executor", s.opname, None,
                                          "a trace starts here"))
-                    continue
+                    op = _hidden_opcode(hidden.get((cid, lo)), t, b[lo + 1])
+                    if op is None:
+                        continue
+                    (s,) = D.decode(tables, co_code,
+                                    b[:lo] + bytes([op]) + b[lo + 1:], [struct[i]])
+                    if s.state == "executor":
+                        continue
                 o = Obs(t, s, _target_name(run, s))
                 if r.obs and r.obs[-1].same(o):
                     continue

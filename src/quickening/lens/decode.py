@@ -373,6 +373,19 @@ def loop_offsets(tables, co_code):
     return out
 
 
+def instruction_offsets(tables, co_code):
+    """Offsets of the instructions of a de-specialized stream (cache cells
+    skipped): where an ENTER_EXECUTOR byte can be an opcode."""
+    out = []
+    i = 0
+    n = len(co_code)
+    entries = tables.cache_entries
+    while i < n:
+        out.append(i)
+        i += 2 + 2 * entries[co_code[i]]
+    return out
+
+
 def loop_state(tables, co_code, adaptive, offset):
     """(live form, counter value, executor index or None) of one back edge."""
     op = adaptive[offset]
@@ -461,8 +474,15 @@ def executor_info(code, offset):
         valid = bool(ex.is_valid())
     except Exception:
         valid = None
+    try:
+        # the tier-1 instruction ENTER_EXECUTOR replaced in the stream (its
+        # cache cells stay there): what the site is at tier 1
+        opcode, oparg = int(ex.get_opcode()), int(ex.get_oparg())
+    except Exception:
+        opcode = oparg = None
     return {"uops": out, "trace_length": stub_start, "length": n, "guards": guards,
-            "exits": n - stub_start, "valid": valid, "jit_code_bytes": jit}, ex
+            "exits": n - stub_start, "valid": valid, "jit_code_bytes": jit,
+            "opcode": opcode, "oparg": oparg}, ex
 
 
 # Mixed operations BINARY_OP_EXTEND may cache a descriptor for (3.14+).

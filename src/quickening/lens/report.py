@@ -28,8 +28,9 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/2"`
   source``                  where it is (source = the expression's text)
   ``family``                base instruction, e.g. LOAD_ATTR
   ``form``                  live instruction at exit, e.g. LOAD_ATTR_SLOT (when
-                            a tier-2 executor covers the site, its last tier-1
-                            form)
+                            a tier-2 executor covers the site, the tier-1 form
+                            it hides: the executor's get_opcode(); its cache
+                            cells stay in the stream)
   ``executor_at_exit, executor_since_s``  an ENTER_EXECUTOR sits on the site
                             at exit / since when one was first seen there
                             (3.14+ with the JIT on: a trace starts here)
