@@ -225,3 +225,115 @@ def test_a_site_first_seen_under_an_executor_keeps_its_tier1_form(tmp_path, name
             assert s["executor_since_s"] is not None
             under += 1
     assert under >= 1        # the program did put an executor on a site
+
+
+_ENTRY_RUNS = {}
+
+
+def _entry_run(tmp_path_factory, name):
+    """One watched run of entry_executors.py --invalidate per build, shared."""
+    if name not in _ENTRY_RUNS:
+        py = _build(name)
+        tmp = tmp_path_factory.mktemp("entries-%s" % name)
+        out = tmp / "r.json"
+        r = run_watch(["--python", py, "--interval", "5", "--json", str(out),
+                       "--report", str(tmp / "r.txt"), "--html", str(tmp / "html"),
+                       ENTRY, "--invalidate"], env={"PYTHON_JIT": "1"})
+        assert r.returncode == 0, r.stderr
+        assert "Traceback" not in r.stderr, r.stderr
+        _ENTRY_RUNS[name] = (json.loads(r.stdout)["before"], json.loads(out.read_text()), tmp)
+    return _ENTRY_RUNS[name]
+
+
+def _entry_pairs(truth, report):
+    """(native executor, the lens's entry, the lens's executor of that index)
+    for every executor the program read at an offset that is no back edge."""
+    entries = {(x["function"], x["offset"]): x for x in report["tier2"]["entries"]}
+    out = []
+    for fn, t in truth.items():
+        for o, native in sorted(t["executors"].items()):
+            off = int(o)
+            if off in t["back_edges"]:
+                assert (fn, off) not in entries       # reported as a loop
+                continue
+            x = entries.get((fn, off))
+            assert x is not None, (fn, off, sorted(entries))
+            (e,) = [e for e in x["executors"] if e["index"] == native["index"]][-1:]
+            out.append((fn, t, native, x, e))
+    return out
+
+
+@pytest.mark.parametrize("name", ["3.14", "3.15"])
+def test_executors_that_start_elsewhere_than_a_back_edge(tmp_path_factory, name):
+    """An executor on a side exit's target (3.14+) or a hot function's RESUME
+    (3.15) is reported like a loop's: its micro-ops, guards and exits, the
+    tier-1 form it hides, the lines its micro-ops came from, and when it
+    went; all compared with what the program reads natively."""
+    truth, report, tmp = _entry_run(tmp_path_factory, name)
+    pairs = _entry_pairs(truth, report)
+    assert pairs                     # the program did make such executors
+    kinds = set()
+    for fn, t, native, x, e in pairs:
+        assert [u[0] for u in e["uops"]] == native["uops"]
+        assert e["trace_length"] + e["exits"] == len(native["uops"])
+        assert e["guards"] > 0 and e["exits"] > 0
+        assert e["tier1_form"] == native["hidden"] and x["form"] == native["hidden"]
+        assert x["instruction"] == native["instruction"] and x["line"] == native["line"]
+        assert x["starts_at"] == ("function entry" if native["instruction"] == "RESUME"
+                                  else "side exit")
+        kinds.add(x["starts_at"])
+        if int(x["offset"]) in t["sites"]:
+            site = [s for s in report["sites"] if s["id"] == x["site"]]
+            assert site and site[0]["offset"] == x["offset"]
+        # grouped under the function's own lines, starting at the entry's
+        groups = e["by_line"]
+        assert groups[0]["line"] == native["line"]
+        assert {g["line"] for g in groups} - {None} <= set(t["lines"])
+        assert sum(len(g["uops"]) for g in groups) == e["trace_length"]
+        # sys._clear_internal_caches() invalidated it: the lens saw it go
+        assert native["valid"] is True and native["valid_after"] is False
+        assert e["gone_s"] is not None and e["gone_s"] > e["appeared_s"]
+        assert e["valid"] is False and x["at_exit"] is False
+    assert kinds == ({"side exit"} if name == "3.14" else {"side exit", "function entry"})
+    text = (tmp / "r.txt").read_text()
+    assert "Tier 2 traces that start elsewhere than a back edge: %d instruction(s)" % len(
+        report["tier2"]["entries"]) in text
+    for fn, t, native, x, e in pairs[:3]:
+        assert "in %s() — %s (" % (fn, native["instruction"]) in text
+
+
+def test_entry_executor_html_in_chromium(tmp_path_factory):
+    from test_lens_html import ARGS, CHROMIUM
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("%s is missing: run `bash scripts/ensure-chromium.sh`" % CHROMIUM)
+    from playwright.sync_api import sync_playwright
+    truth, report, tmp = _entry_run(tmp_path_factory, "3.14")
+    fn, t, native, x, e = _entry_pairs(truth, report)[0]
+    last = x["executors"][-1]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            errors = []
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto((tmp / "html" / "index.html").as_uri())
+            page.wait_for_function("window.__lensReady === true", timeout=15000)
+            box = page.locator('.entry[data-entry="%s"]' % x["id"])
+            assert box.count() == 1
+            box.scroll_into_view_if_needed()
+            assert box.is_visible()
+            assert native["hidden"] in box.locator("h3").inner_text()
+            rows = box.locator("table.trace tr.uop-group")
+            assert rows.count() == len(last["by_line"])
+            for i, g in enumerate(last["by_line"]):
+                row = rows.nth(i)
+                assert row.locator("td.src").inner_text() == g["source"]
+                assert row.locator("code.uop").all_inner_texts() == [u[0] for u in g["uops"]]
+            src = box.locator("td.src").first.bounding_box()
+            ops = box.locator("td.uops").first.bounding_box()
+            assert ops["x"] > src["x"] + src["width"] - 1      # beside, not below
+            assert "gone at" in box.inner_text()
+            assert errors == []
+        finally:
+            browser.close()

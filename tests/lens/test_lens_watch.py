@@ -266,10 +266,13 @@ def test_json_schema_keys(tmp_path):
     py = PYTHONS.get("3.13", sys.executable)
     _, report = watch_json(tmp_path, py, [program("retarget.py"), "0.005"])
     assert report["schema"] == "quickening.lens/2"
-    assert {"state", "why_not", "loops"} == set(report["tier2"])
+    assert {"state", "why_not", "loops", "entries"} == set(report["tier2"])
     for l in report["tier2"]["loops"]:
         assert {"id", "file", "function", "offset", "line", "end_line", "source", "form",
                 "executor_index", "counter", "threshold", "executors"} <= set(l)
+    for x in report["tier2"]["entries"]:
+        assert {"id", "file", "function", "offset", "line", "source", "instruction",
+                "starts_at", "site", "form", "at_exit", "executors"} <= set(x)
     assert {"version", "executable", "supported"} <= set(report["python"])
     assert {"argv", "exit_status", "wall_s", "duration_s", "interval_ms",
             "samples", "code_objects", "complete"} <= set(report["run"])

@@ -294,15 +294,16 @@ def _hidden_opcode(records, t, index):
     return (before[-1] if before else same[0])[2]
 
 
-def _loops(run, per_code, src_cache, code_text):
-    """Per back edge of every code object that ran: its tier-2 executors
-    (when they appeared and went, their micro-ops grouped under source
-    lines) or the JUMP_BACKWARD counter's progress toward a trace."""
+def _executors_made(run):
+    """{(cid, offset): [executor dict]} of every executor the agent read, in
+    order of appearance, with when it went (if it did)."""
     tables = run.tables
     made = {}
     for (t, cid, off, index, info) in run.executors:
+        op = info.get("opcode")
         made.setdefault((cid, off), []).append({
             "index": index, "appeared_s": t, "gone_s": None, "valid": info.get("valid"),
+            "tier1_form": tables.opname[op] if op is not None else None,
             "uops": info["uops"], "trace_length": info["trace_length"],
             "guards": info["guards"], "exits": info["exits"],
             "jit_code_bytes": info.get("jit_code_bytes")})
@@ -312,6 +313,63 @@ def _loops(run, per_code, src_cache, code_text):
                 e["gone_s"] = t
                 e["valid"] = valid
                 break
+    return made
+
+
+def _trace_views(execs, lines):
+    for e in execs:
+        e["by_line"] = _group_uops(e["uops"][:e["trace_length"]], lines)
+        e["exit_stubs"] = [[u[0], u[2], u[4] if len(u) > 4 else None]
+                           for u in e["uops"][e["trace_length"]:]]
+
+
+def _entries(run, made, per_code, src_cache, code_text):
+    """Executors a trace starts at elsewhere than a back edge: the target of
+    a side exit whose guard kept failing (3.14+), a hot function's RESUME
+    (3.15).  One entry per instruction that held one."""
+    tables = run.tables
+    out = []
+    for cid, meta in sorted(run.codes.items()):
+        backs = set(l[0] for l in meta.get("loops") or [])
+        offs = sorted(off for (c, off) in made if c == cid and off not in backs)
+        if not offs:
+            continue
+        lines = _read_source(meta["filename"], src_cache, code_text)
+        positions = dict((s[0], s[1]) for s in meta["sites"])
+        timeline = per_code.get(cid)
+        last = timeline[-1][1] if timeline else None
+        for off in offs:
+            execs = made[(cid, off)]
+            _trace_views(execs, lines)
+            line = positions.get(off)
+            if line is None:       # not a site: the line its micro-ops start on
+                line = next((u[4] for u in execs[-1]["uops"] if len(u) > 4
+                             and u[4] is not None), None)
+            instruction = tables.opname[meta["co_code"][off]]
+            key = "%s:%s:%s:%d" % (meta["filename"], meta["qualname"],
+                                   meta["firstlineno"], off)
+            out.append({
+                "id": key, "file": meta["filename"], "function": meta["qualname"],
+                "offset": off, "line": line,
+                "source": [[line, lines[line - 1]]] if lines and line
+                and 0 < line <= len(lines) else [],
+                "instruction": instruction,
+                "starts_at": "function entry" if instruction == "RESUME" else "side exit",
+                "site": key if off in positions and instruction in tables.families else None,
+                "form": execs[-1]["tier1_form"],
+                "at_exit": bool(last is not None and tables.enter_executor is not None
+                                and last[off] == tables.enter_executor),
+                "executors": execs,
+            })
+    out.sort(key=lambda x: (not x["at_exit"], x["file"], x["line"] or 0))
+    return out
+
+
+def _loops(run, made, per_code, src_cache, code_text):
+    """Per back edge of every code object that ran: its tier-2 executors
+    (when they appeared and went, their micro-ops grouped under source
+    lines) or the JUMP_BACKWARD counter's progress toward a trace."""
+    tables = run.tables
     out = []
     initial = tables.jump_initial
     for cid, meta in sorted(run.codes.items()):
@@ -327,10 +385,7 @@ def _loops(run, per_code, src_cache, code_text):
             execs = made.get((cid, off), [])
             if not execs and form == f0 and value == v0 and value == initial:
                 continue          # the back edge never ran while watched
-            for e in execs:
-                e["by_line"] = _group_uops(e["uops"][:e["trace_length"]], lines)
-                e["exit_stubs"] = [[u[0], u[2], u[4] if len(u) > 4 else None]
-                                   for u in e["uops"][e["trace_length"]:]]
+            _trace_views(execs, lines)
             lo, hi = min(line or 0, head or 0), max(line or 0, head or 0)
             out.append({
                 "id": "%s:%s:%s:%d" % (meta["filename"], meta["qualname"],
@@ -358,7 +413,12 @@ def _group_uops(uops, lines):
         if groups and groups[-1]["line"] == line:
             groups[-1]["uops"].append([name, oparg, target])
             continue
-        text = lines[line - 1].strip() if lines and line and 0 < line <= len(lines) else ""
+        if line is None:
+            # no frame of the code object on the stack: the trace returned
+            # from it into a caller
+            text = "(in a caller, after the return)"
+        else:
+            text = lines[line - 1].strip() if lines and 0 < line <= len(lines) else ""
         groups.append({"line": line, "source": text, "uops": [[name, oparg, target]]})
     return groups
 
@@ -491,8 +551,10 @@ def analyze(run, code_text=None):
         "probe_error": (run.probe or {}).get("error"),
     }
     state = run.tier2 or (run.hello or {}).get("tier2")
+    made = _executors_made(run)
     tier2 = {"state": state, "why_not": tier2_why(state, info["version"]),
-             "loops": _loops(run, per_code, src_cache, code_text)}
+             "loops": _loops(run, made, per_code, src_cache, code_text),
+             "entries": _entries(run, made, per_code, src_cache, code_text)}
     return Report(run, sites, findings, info, tier2)
 
 

@@ -403,12 +403,34 @@ _STUBS = ("_DEOPT", "_EXIT_TRACE", "_ERROR_POP_N", "_HANDLE_PENDING_AND_DEOPT",
           "_DYNAMIC_EXIT", "_COLD_EXIT")
 
 
+_TRACE_ENDS = ("_JUMP_TO_TOP", "_EXIT_TRACE", "_DEOPT", "_DYNAMIC_EXIT")
+_FRAME_PUSH = ("_PUSH_FRAME",)
+_FRAME_POP = ("_RETURN_VALUE", "_RETURN_GENERATOR", "_YIELD_VALUE")
+
+
+def _stub_start(uops):
+    """Index of the first exit stub: the trace proper ends at a _JUMP_TO_TOP
+    (a loop, or 3.15's trace from RESUME) or, for a trace that leaves (3.14
+    starts one at a side exit), an _EXIT_TRACE or _DEOPT, after which only
+    stubs follow."""
+    n = len(uops)
+    for ends in (("_JUMP_TO_TOP",), _TRACE_ENDS):
+        for k, u in enumerate(uops):
+            if u[0] in ends and all(x[0] in _STUBS for x in uops[k + 1:]):
+                return k + 1
+    return n
+
+
 def executor_info(code, offset):
-    """The tier-2 executor at a back edge of ``code`` (running interpreter),
-    or None: its micro-ops as ``[name, oparg, target, instruction offset]``
-    (the tier-1 instruction each came from, found through the exit stub a
-    guard jumps to), the count of guards and of exits, validity and the size
-    of its machine code."""
+    """The tier-2 executor at ``offset`` of ``code`` (running interpreter):
+    a back edge's, or one a trace starts at elsewhere (a side exit's target,
+    3.15's RESUME), or None.  Its micro-ops as ``[name, oparg, target,
+    instruction offset]``: the tier-1 instruction of ``code`` each came from,
+    found through the exit stub a guard jumps to; micro-ops of a function
+    the trace entered (after _PUSH_FRAME) are those of the call, and those
+    after it returned from ``code`` (into an unknown caller) have None.
+    Also the counts of guards and of exits, validity, the size of its
+    machine code, and the tier-1 instruction it hides (opcode, oparg)."""
     try:
         import _opcode
         ex = _opcode.get_executor(code, offset)
@@ -419,17 +441,7 @@ def executor_info(code, offset):
     except Exception:
         return None
     n = len(uops)
-    # the trace proper ends at its last _JUMP_TO_TOP / _EXIT_TRACE before the
-    # exit stubs; stubs follow
-    stub_start = n
-    for k, u in enumerate(uops):
-        if u[0] in ("_JUMP_TO_TOP",):
-            stub_start = k + 1
-            break
-    for k in range(stub_start, n):
-        if uops[k][0] not in _STUBS:
-            stub_start = n
-            break
+    stub_start = _stub_start(uops)
 
     def stub_instr(k):
         name, oparg, target, operand = uops[k][:4]
@@ -437,34 +449,75 @@ def executor_info(code, offset):
             return operand
         return target
 
+    # Which frame a micro-op runs in: a trace follows calls (_PUSH_FRAME) and
+    # returns, and its targets are instructions of the frame it is in.
+    # _SET_IP's operand is the address of its instruction: in `code`'s own
+    # stream (inline at type(code).__basicsize__) exactly when that frame
+    # runs `code` (also after returning into a caller, e.g. recursion).
+    # Micro-ops of another function's frame count as the call in `code`
+    # that led there; with no frame of `code` below, they have None.
+    ncode = len(code.co_code) // 2
+    base = id(code) + type(code).__basicsize__
+    set_ip_known = any(u[0] == "_SET_IP" and len(u) > 3 and u[3] - 2 * u[2] == base
+                       for u in uops[:stub_start])
+    frames = [[True, offset // 2]]    # [runs `code` (None: unknown), its instruction]
     out = []
     guards = 0
-    last = None
+    via_stub = {}            # exit stub -> instruction of the micro-op jumping to it
     for k, u in enumerate(uops):
         name, oparg, target = u[0], u[1], u[2]
+        if k >= stub_start:
+            instr = via_stub.get(k, stub_instr(k))
+            out.append([name, oparg, target, None if instr is None else 2 * instr])
+            continue
+        top = frames[-1]
+        if name == "_SET_IP" and set_ip_known:
+            top[0] = u[3] - 2 * target == base
+        # guards name an exit stub (whose target is the tier-1 instruction);
+        # so do other micro-ops that can leave the trace (their stub exits to
+        # the instruction they are part of, or the number is no instruction
+        # of `code`); the rest name the instruction itself, or carry an error
+        # stub in the high half
+        guard = name.startswith(_GUARD_PREFIXES) and name != "_CHECK_PERIODIC"
+        if guard:
+            guards += 1
+        stub = None
+        if target >= 0x10000:
+            jt, et = target & 0xFFFF, target >> 16
+            if guard and stub_start <= jt < n:
+                stub = jt
+            elif stub_start <= et < n:
+                stub = et
+        elif stub_start <= target < n and (guard or target >= ncode
+                                           or stub_instr(target) == top[1]):
+            stub = target
         instr = None
-        if k < stub_start:
-            # guards name an exit stub (whose target is the tier-1
-            # instruction); other micro-ops name the instruction itself,
-            # or carry an error stub in the high half
-            guard = name.startswith(_GUARD_PREFIXES) and name != "_CHECK_PERIODIC"
-            if guard:
-                guards += 1
-            if target >= 0x10000:
-                jt, et = target & 0xFFFF, target >> 16
-                if guard and stub_start <= jt < n:
-                    instr = stub_instr(jt)
-                elif stub_start <= et < n:
-                    instr = stub_instr(et)
-            elif guard and stub_start <= target < n:
-                instr = stub_instr(target)
-            elif target and name not in ("_JUMP_TO_TOP", "_MAKE_WARM", "_CHECK_PERIODIC"):
-                instr = target     # (0 would be RESUME: never inside a loop)
+        if stub is not None and not name.startswith("_GUARD_IS_"):
+            # (a branch's guard exits to the other branch: it belongs to
+            # the instruction at hand)
+            instr = stub_instr(stub)
+        elif target and name not in ("_JUMP_TO_TOP", "_MAKE_WARM", "_CHECK_PERIODIC"):
+            # (0 would be RESUME: a trace from there names stubs instead, and
+            # micro-ops with no instruction of their own carry 0)
+            instr = target
+        if top[0]:
             if instr is None:
-                instr = last
-            last = instr
+                instr = top[1]
+            top[1] = instr
         else:
-            instr = stub_instr(k)
+            instr = None
+            for f in reversed(frames):
+                if f[0]:
+                    instr = f[1]    # the call in `code` that led here
+                    break
+        if stub is not None:
+            via_stub.setdefault(stub, instr)
+        if name in _FRAME_PUSH:
+            frames.append([None if set_ip_known else False, None])
+        elif name in _FRAME_POP:
+            frames.pop()
+            if not frames:            # returned from `code` into its caller
+                frames.append([None if set_ip_known else False, None])
         out.append([name, oparg, target, None if instr is None else 2 * instr])
     try:
         jit = len(ex.get_jit_code())

@@ -79,7 +79,26 @@ JSON schema (``quickening watch --json FILE``), ``"schema": "quickening.lens/2"`
                             stubs), "by_line": [{"line", "source", "uops":
                             [[name, oparg, target]]}] (the trace only, in
                             order, one group per run of one line),
-                            "exit_stubs": [[name, target, line]]}``
+                            "exit_stubs": [[name, target, line]],
+                            "tier1_form": the instruction it hides under
+                            ENTER_EXECUTOR (get_opcode())}``; a micro-op of
+                            a function the trace called has the call's line,
+                            one after the trace returned from this code
+                            object into its caller has none
+  ``entries``               one entry per instruction, not a back edge, that a
+                            trace started at (3.14+: the target of a side
+                            exit whose guard kept failing; 3.15 also a hot
+                            function's RESUME):
+    ``id, file, function, offset, line, source``  as for loops (``source``:
+                            ``[[line, text]]`` of the instruction's line)
+    ``instruction``         its base instruction (e.g. LOAD_ATTR, RESUME,
+                            LOAD_FAST_BORROW)
+    ``starts_at``           "side exit" | "function entry" (RESUME)
+    ``site``                the ``sites`` id when the instruction is a
+                            specialization site, else null
+    ``form``                the tier-1 form the last executor hides
+    ``at_exit``             an executor sits there at exit
+    ``executors``           as for loops
 """
 
 import json
@@ -358,9 +377,41 @@ def render_terminal(report, console, *args, **kw):
     render_tier2(report, console)
 
 
-def render_tier2(report, console, max_loops=8):
+def _render_executors(console, head, execs):
+    """One line per executor of a loop or entry, then the last one's trace
+    grouped under its source lines."""
+    for e in execs:
+        if e["gone_s"] is None:
+            fate = "still there at exit, %s" % ("valid" if e["valid"] else "invalid")
+        else:
+            fate = ("gone at %.3f s (no longer valid: invalidated by a change it "
+                    "depended on, or thrown away as cold)" % e["gone_s"])
+        console.print("  %s — executor #%d at %.3f s: %d micro-ops, %d guards, "
+                      "%d exits; %s" % (head, e["index"], e["appeared_s"],
+                                         e["trace_length"], e["guards"], e["exits"], fate))
+    last = execs[-1]
+    by_line = [[str(g["line"]), g["source"], " ".join(u[0] for u in g["uops"])]
+               for g in last["by_line"] if g["line"] is not None]
+    if by_line:
+        out = console.file
+        for line in termtable.render(["line", "source", "micro-ops"], by_line,
+                                     width=termtable.width_for(out), indent="      ",
+                                     right=("line",), floors={"source": 16, "micro-ops": 20},
+                                     colour=_colour(console)):
+            out.write(line + "\n")
+        out.flush()
+
+
+def _where(x):
+    where = "%s:%s" % (os.path.basename(x["file"]), x["line"])
+    fn = x["function"]
+    return "%s %s" % (where, "in %s()" % fn if fn != "<module>" else "at module level")
+
+
+def render_tier2(report, console, max_loops=8, max_entries=8):
     t2 = report.tier2 or {}
     loops = t2.get("loops") or []
+    entries = t2.get("entries") or []
     console.print()
     if t2.get("why_not"):
         console.print("Tier 2: not running — " + t2["why_not"], style="dim")
@@ -369,9 +420,7 @@ def render_tier2(report, console, max_loops=8):
     console.print("Tier 2 (JIT on): %d loop(s) ran, %d got an executor"
                   % (len(loops), len(made)), style="bold underline")
     for l in loops[:max_loops]:
-        where = "%s:%s" % (os.path.basename(l["file"]), l["line"])
-        fn = l["function"]
-        head = "%s %s" % (where, "in %s()" % fn if fn != "<module>" else "at module level")
+        head = _where(l)
         if not l["executors"]:
             prog = ""
             if l["counter"] is not None and l["threshold"]:
@@ -380,28 +429,23 @@ def render_tier2(report, console, max_loops=8):
                     max(done, 0), l["threshold"])
             console.print("  %s — no executor (%s%s)" % (head, l["form"], prog))
             continue
-        for e in l["executors"]:
-            if e["gone_s"] is None:
-                fate = "still there at exit, %s" % ("valid" if e["valid"] else "invalid")
-            else:
-                fate = ("gone at %.3f s (no longer valid: invalidated by a change it "
-                        "depended on, or thrown away as cold)" % e["gone_s"])
-            console.print("  %s — executor #%d at %.3f s: %d micro-ops, %d guards, "
-                          "%d exits; %s" % (head, e["index"], e["appeared_s"],
-                                             e["trace_length"], e["guards"], e["exits"], fate))
-        last = l["executors"][-1]
-        by_line = [[str(g["line"]), g["source"], " ".join(u[0] for u in g["uops"])]
-                   for g in last["by_line"] if g["line"] is not None]
-        if by_line:
-            out = console.file
-            for line in termtable.render(["line", "source", "micro-ops"], by_line,
-                                         width=termtable.width_for(out), indent="      ",
-                                         right=("line",), floors={"source": 16, "micro-ops": 20},
-                                         colour=_colour(console)):
-                out.write(line + "\n")
-            out.flush()
+        _render_executors(console, head, l["executors"])
     if len(loops) > max_loops:
         console.print("  ... and %d more loops (see --json / --html)" % (len(loops) - max_loops),
+                      style="dim")
+    if not entries:
+        return
+    console.print("Tier 2 traces that start elsewhere than a back edge: %d instruction(s)"
+                  % len(entries), style="bold underline")
+    for x in entries[:max_entries]:
+        what = ("a function's entry" if x["starts_at"] == "function entry"
+                else "a side exit's target")
+        head = "%s — %s (%s, tier-1 form %s)" % (_where(x), x["instruction"], what,
+                                                 x["form"] or "unknown")
+        console.print("  %s" % head)
+        _render_executors(console, "  " + x["instruction"], x["executors"])
+    if len(entries) > max_entries:
+        console.print("  ... and %d more (see --json / --html)" % (len(entries) - max_entries),
                       style="dim")
 
 

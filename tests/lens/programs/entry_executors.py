@@ -77,7 +77,8 @@ def let_the_lens_sample():
 def read(fn, ee, families):
     code = fn.__code__
     raw = code._co_code_adaptive
-    out = {"executors": {}, "sites": [], "back_edges": []}
+    out = {"executors": {}, "sites": [], "back_edges": [],
+           "lines": sorted(set(ln for _, _, ln in code.co_lines() if ln is not None))}
     for ins in dis.get_instructions(code):
         off = ins.offset
         base = opcode.opname[dis._deoptop(ins.opcode)] if hasattr(dis, "_deoptop") \
@@ -93,6 +94,7 @@ def read(fn, ee, families):
         except (ValueError, RuntimeError):
             continue
         out["executors"][off] = {
+            "index": raw[off + 1], "instruction": ins.opname, "line": ins.positions.lineno,
             "hidden": opcode.opname[ex.get_opcode()], "oparg": ex.get_oparg(),
             "uops": [u[0] for u in ex], "valid": ex.is_valid(), "ex": ex}
     return out

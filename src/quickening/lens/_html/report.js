@@ -70,6 +70,46 @@
     fsec.appendChild(ol);
   }
 
+  // an executor list (loop or entry): one line each, the last one's trace
+  // beside the source, its exit stubs
+  function traceView(box, execs) {
+    execs.forEach(function (e) {
+      var fate = e.gone_s === null ? ("still there at exit, " + (e.valid ? "valid" : "invalid"))
+        : ("gone at " + e.gone_s.toFixed(3) + " s: no longer valid (invalidated or thrown away)");
+      box.appendChild(el("p", { "class": "exec-meta" + (e.gone_s === null ? "" : " gone") },
+        "executor #" + e.index + " made at " + e.appeared_s.toFixed(3) + " s: " + e.trace_length +
+        " micro-ops, " + e.guards + " guards, " + e.exits + " exit stubs" +
+        (e.jit_code_bytes ? ", " + e.jit_code_bytes + " bytes of machine code" : "") + "; " + fate));
+    });
+    var last = execs[execs.length - 1];
+    var table = el("table", { "class": "trace" });
+    var hdr = el("tr");
+    hdr.appendChild(el("th", null, "line"));
+    hdr.appendChild(el("th", null, "source"));
+    hdr.appendChild(el("th", null, "micro-ops (executor #" + last.index + ", in trace order)"));
+    table.appendChild(hdr);
+    last.by_line.forEach(function (g) {
+      var tr = el("tr", { "class": "uop-group" });
+      tr.appendChild(el("td", { "class": "ln" }, g.line === null ? "" : String(g.line)));
+      tr.appendChild(el("td", { "class": "src" }, g.source));
+      var td = el("td", { "class": "uops" });
+      g.uops.forEach(function (u) {
+        var guard = /^_(GUARD|CHECK|DEOPT_IF|EXIT_IF|ITER_CHECK)/.test(u[0]);
+        td.appendChild(el("code", { "class": "uop" + (guard ? " guard" : ""),
+                                    title: "oparg " + u[1] + ", target " + u[2] }, u[0]));
+        td.appendChild(document.createTextNode(" "));
+      });
+      tr.appendChild(td);
+      table.appendChild(tr);
+    });
+    box.appendChild(table);
+    if (last.exit_stubs && last.exit_stubs.length) {
+      box.appendChild(el("p", { "class": "exits" }, "exit stubs: " + last.exit_stubs.map(function (x) {
+        return x[0] + (x[2] ? " (line " + x[2] + ")" : "");
+      }).join(", ")));
+    }
+  }
+
   // ---- tier 2, per loop: each executor's trace beside the loop's source ----
   (function () {
     var sec = document.getElementById("tier2");
@@ -104,41 +144,22 @@
         sec.appendChild(box);
         return;
       }
-      l.executors.forEach(function (e) {
-        var fate = e.gone_s === null ? ("still there at exit, " + (e.valid ? "valid" : "invalid"))
-          : ("gone at " + e.gone_s.toFixed(3) + " s: no longer valid (invalidated or thrown away)");
-        box.appendChild(el("p", { "class": "exec-meta" + (e.gone_s === null ? "" : " gone") },
-          "executor #" + e.index + " made at " + e.appeared_s.toFixed(3) + " s: " + e.trace_length +
-          " micro-ops, " + e.guards + " guards, " + e.exits + " exit stubs" +
-          (e.jit_code_bytes ? ", " + e.jit_code_bytes + " bytes of machine code" : "") + "; " + fate));
-      });
-      var last = l.executors[l.executors.length - 1];
-      var table = el("table", { "class": "trace" });
-      var hdr = el("tr");
-      hdr.appendChild(el("th", null, "line"));
-      hdr.appendChild(el("th", null, "source"));
-      hdr.appendChild(el("th", null, "micro-ops (executor #" + last.index + ", in trace order)"));
-      table.appendChild(hdr);
-      last.by_line.forEach(function (g) {
-        var tr = el("tr", { "class": "uop-group" });
-        tr.appendChild(el("td", { "class": "ln" }, g.line === null ? "" : String(g.line)));
-        tr.appendChild(el("td", { "class": "src" }, g.source));
-        var td = el("td", { "class": "uops" });
-        g.uops.forEach(function (u) {
-          var guard = /^_(GUARD|CHECK|DEOPT_IF|EXIT_IF|ITER_CHECK)/.test(u[0]);
-          td.appendChild(el("code", { "class": "uop" + (guard ? " guard" : ""),
-                                      title: "oparg " + u[1] + ", target " + u[2] }, u[0]));
-          td.appendChild(document.createTextNode(" "));
-        });
-        tr.appendChild(td);
-        table.appendChild(tr);
-      });
-      box.appendChild(table);
-      if (last.exit_stubs && last.exit_stubs.length) {
-        box.appendChild(el("p", { "class": "exits" }, "exit stubs: " + last.exit_stubs.map(function (x) {
-          return x[0] + (x[2] ? " (line " + x[2] + ")" : "");
-        }).join(", ")));
-      }
+      traceView(box, l.executors);
+      sec.appendChild(box);
+    });
+    var entries = t2.entries || [];
+    if (!entries.length) return;
+    sec.appendChild(el("h2", null, "Tier 2, traces that start elsewhere than a back edge"));
+    sec.appendChild(el("p", { "class": "meta" }, entries.length + " instruction(s) a trace " +
+      "starts at: the target of a side exit whose guard kept failing, or (3.15) a hot " +
+      "function's RESUME; the instruction under ENTER_EXECUTOR keeps its tier-1 form inside the executor"));
+    entries.forEach(function (x) {
+      var box = el("div", { "class": "loop entry has-exec", "data-entry": x.id });
+      var where = base(x.file) + ":" + x.line + (x.function !== "<module>" ? " in " + x.function + "()" : "");
+      box.appendChild(el("h3", null, where + " — " + x.instruction + " (" +
+        (x.starts_at === "function entry" ? "a function's entry" : "a side exit's target") +
+        ", tier-1 form " + (x.form || "unknown") + ")"));
+      traceView(box, x.executors);
       sec.appendChild(box);
     });
   })();
