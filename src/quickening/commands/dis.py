@@ -22,7 +22,6 @@ and its file name as tracebacks and pdb show it -- or why it got none.
 
 import dis
 import io
-import linecache
 import os
 import sys
 from types import FunctionType
@@ -174,7 +173,7 @@ def _codes_named(name, infos):
 
 def generated_source(code, info, out):
     """The fused runs of one code object, or why it has none."""
-    from quickening.interp import fusion, quicken
+    from quickening.interp import fusion, generated, quicken
     out.write(f"Generated code of {code.co_qualname} ({code.co_filename}:{code.co_firstlineno}):\n")
     if info is None:
         out.write("  none: it never ran in the interpreter\n\n")
@@ -220,5 +219,5 @@ def generated_source(code, info, out):
                 break
             value = repr(params[f"p{k}"])
             out.write(f"#   p{k} = {value if len(value) <= 72 else value[:69] + '...'}\n")
-        out.write("".join(linecache.getlines(fn.__code__.co_filename)))
+        out.write(generated.source_of(fn.__code__.co_filename) or "")
     out.write("\n")

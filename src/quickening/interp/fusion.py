@@ -79,7 +79,7 @@ _FALLS_THROUGH = {POP_JUMP_IF_TRUE: "if not {v}:", POP_JUMP_IF_FALSE: "if {v}:",
 _RETURNS = frozenset({RETURN_VALUE, RETURN_CONST})
 TERMINATORS = _JUMPS | frozenset(_FALLS_THROUGH) | _RETURNS
 
-# each distinct run's source is registered in linecache (generated.py) under a file
+# each distinct run's source is kept (generated.py: linecache finds it) under a file
 # name of its own inside the package (tracebacks drop it): generated.is_fused knows it
 is_fused = generated.is_fused
 
@@ -460,6 +460,16 @@ def _constant_type(name, constants):
     return t if t in _KNOWN_TYPES else None
 
 
+def _bounds_known(match):
+    """`a <= b < c` of three numbers: True or False (no eval: it would run the program's
+    audit hooks)."""
+    low, first, middle, second, high = match.groups()
+    low, middle, high = int(low), int(middle), int(high)
+    holds = ((low <= middle) if first == "<=" else (low < middle)) and (
+        (middle <= high) if second == "<=" else (middle < high))
+    return repr(holds)
+
+
 def _fold(condition, ops, run):
     """A guard with what is known of its operands worked out, so it is not tested each
     time: a constant's type (an int constant is also within the bounds it is within),
@@ -472,8 +482,7 @@ def _fold(condition, ops, run):
                 condition = _compared(op).sub(repr(value), condition)
         elif (known := run.type_of(op)) is not None:
             condition = condition.replace(f"type({op}) is {known.__name__}", "True")
-    condition = _BOUNDS.sub(
-        lambda m: repr(eval(m.group(0), {"__builtins__": {}})), condition)  # (numbers only)
+    condition = _BOUNDS.sub(_bounds_known, condition)
     condition = condition.replace("NULL is NULL", "True")
     while "True and " in condition:
         condition = condition.replace("True and ", "")
@@ -655,7 +664,7 @@ def _site_operands(run, pc, npop):
 def _fact_count(shape):
     """How many facts ({c0}, {c1} ...) a shape's templates name."""
     text = " ".join((shape.guard or "",) + shape.effects + shape.results)
-    return max((int(n) + 1 for n in re.findall(r"\{c(\d+)\}", text)), default=0)
+    return max((int(n) + 1 for n in _compiled(r"\{c(\d+)\}").findall(text)), default=0)
 
 
 def _member_names(run, pc, shape, facts, outs, kept, ops, values=None):
@@ -1232,12 +1241,7 @@ def _deref(run, pc, op, index):
     run.push(value)
 
 
-def _compiled(regex, patterns={}):
-    """regex compiled once (codegen makes one per name: re's own cache costs more)."""
-    pattern = patterns.get(regex)
-    if pattern is None:
-        pattern = patterns[regex] = re.compile(regex)
-    return pattern
+_compiled = generated.regex     # (codegen makes one per name: compiled once, not in re's cache)
 
 
 def _compared(name):
@@ -1276,14 +1280,15 @@ def _build(run, instrs):
               f"        raise\n")
     code = _TEMPLATES.get(source)
     if code is None:
-        ns = dict(_NAMESPACE)
         made_for = run.info.code     # (named for the reader: runs of one shape share it)
         where = (f"{os.path.splitext(os.path.basename(made_for.co_filename))[0]}."
                  f"{made_for.co_qualname} at offset {2 * run.entry}")
-        exec(generated.compile_registered(generated.FUSED_RUN, source, where), ns)
+        module = generated.compile_registered(generated.FUSED_RUN, source, where)
+        ns = generated.namespace(module, _NAMESPACE)
+        exec(module, ns)
         code = _TEMPLATES[source] = ns["fused"].__code__
         ns.clear()     # (the function and its globals: a cycle the program's gc would find)
-    namespace = dict(_NAMESPACE)
+    namespace = generated.namespace(code, _NAMESPACE)   # (linecache finds its source)
     namespace.update((f"p{i}", v) for i, v in enumerate(run.params))
     namespace["_gone"] = False    # set when the run is made again (refuse)
     return FunctionType(code, namespace, "fused", (instrs,))

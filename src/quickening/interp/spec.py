@@ -24,8 +24,8 @@ and everything else is derived here from that declaration:
   * its in-place form in fused runs (a lowering.Shape);
   * its entry in docs/members.md (reference()).
 
-Handlers are generated Python source (generated.py registers it with
-linecache): a member's handler reads exactly like the hand-written one it
+Handlers are generated Python source (generated.py keeps it, for linecache
+to find): a member's handler reads exactly like the hand-written one it
 replaces, so deriving it costs nothing at run time.
 
 Names in a declaration: a stack effect names the operands (deepest first)
@@ -51,6 +51,7 @@ class _Oparg:
 
 
 OPARG = _Oparg()    # a guard's argument standing for the instruction's oparg
+_WORDS = generated.regex(r"\w+")
 
 
 # -- guards ------------------------------------------------------------------------------
@@ -63,7 +64,7 @@ class Guard:
 
     def __init__(self, name, test, doc, needs=None):
         self.name, self.test, self.doc = name, test, doc
-        self.params = tuple(dict.fromkeys(re.findall(r"{(\w+)}", test)))
+        self.params = tuple(dict.fromkeys(generated.regex(r"{(\w+)}").findall(test)))
         self.needs = dict(needs or {})
         # a cheaper test with the same meaning, over facts `prepare` derives from this
         # guard's (tests/interp/test_spec.py checks both answer alike)
@@ -300,7 +301,7 @@ class Member:
                 texts += [op] if isinstance(op, str) else list(op)
         if self.attribute:
             texts.append(self.attribute)
-        return set(re.findall(r"\w+", " ".join(texts)))
+        return set(_WORDS.findall(" ".join(texts)))
 
     # -- what a site of this member runs ----------------------------------------------
     def serves(self, oparg):
@@ -415,10 +416,11 @@ class Member:
         if self.facts:
             body = [f"def make({', '.join(self.kept + self._extra())}):"] + ["    " + b for b in body]
             body.append(f"    return {fname}")
-        namespace = {"base": self.family.base_handler, **self.needs}
         key = self._key(oparg)[0]
         label = self.name + (f" oparg {oparg}" if type(key[1]) is int else "")
-        exec(generated.compile_registered("member", "\n".join(body) + "\n", label), namespace)
+        code = generated.compile_registered("member", "\n".join(body) + "\n", label)
+        namespace = generated.namespace(code, {"base": self.family.base_handler, **self.needs})
+        exec(code, namespace)
         made = namespace["make" if self.facts else fname]
         if not self.facts:
             made.fuse_as = self._shape
@@ -432,7 +434,7 @@ class Member:
         lines = self._all_operands(oparg)
         if used is None:
             return lines
-        used = set(re.findall(r"\w+", used))
+        used = set(_WORDS.findall(used))
         if self.by_hand:
             used |= set(self.op.params)
         if self.miss is not None:
@@ -501,7 +503,7 @@ class Member:
         there, as facts {c<first>} on.  (text, those objects)."""
         _, names = self._key(oparg)
         guard = self._texts(oparg, names, {}, fused=True)[0]
-        used = set(re.findall(r"\w+", guard))
+        used = set(_WORDS.findall(guard))
         objects = [(n, v) for n, v in self.needs.items()
                    if type(v) is not int and n in used and n not in positions]
         places = dict(positions)
@@ -628,12 +630,12 @@ def _stack_update(n_in, results, statement):
 
 def _as_attribute(text, name):
     """getattr(o, name) as o.{name}; a statement setattr(o, name, v) as o.{name} = v."""
-    setter = re.fullmatch(rf"setattr\((\w+), {name}, (\w+)\)", text)
+    setter = generated.regex(rf"setattr\((\w+), {name}, (\w+)\)").fullmatch(text)
     if setter:
         return f"{setter.group(1)}.{_ATTRIBUTE} = {setter.group(2)}"
     # (a function as the replacement: a template would make re import itself again,
     # which fails once the host is shutting down and a finalizer specializes a site)
-    return re.sub(rf"getattr\((\w+), {name}\)", lambda m: f"{m.group(1)}.{_ATTRIBUTE}", text)
+    return generated.regex(rf"getattr\((\w+), {name}\)").sub(lambda m: f"{m.group(1)}.{_ATTRIBUTE}", text)
 
 
 _ATTRIBUTE = "__attribute__"     # (stands for {name} until the text is placed)
@@ -642,7 +644,7 @@ _ATTRIBUTE = "__attribute__"     # (stands for {name} until the text is placed)
 def _filler(names):
     """Replace {name} placeholders of the variants (and {oparg}) in a text."""
     def fill(text):
-        return re.sub(r"{(\w+)}", lambda m: str(names[m.group(1)]), text)
+        return generated.regex(r"{(\w+)}").sub(lambda m: str(names[m.group(1)]), text)
     return fill
 
 
@@ -653,7 +655,7 @@ def _placer(positions, escape=True):
         return text.replace("{", "{{").replace("}", "}}") if escape else text
     if not positions:
         return escaped
-    pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, positions)) + r")\b")
+    pattern = generated.regex(r"(?<![\w.])(" + "|".join(map(re.escape, positions)) + r")\b")
 
     def place(text):
         return pattern.sub(lambda m: positions[m.group(1)], escaped(text))
@@ -713,8 +715,9 @@ class Family(quicken.Family):
                   "        return site.pc\n"
                   "    cells[site.ci] = counter - 16\n"
                   "    return generic(f, stack, site.arg, nxt)\n")
-        namespace = self._namespace
-        exec(generated.compile_registered("adaptive", source, self.name), namespace)
+        namespace = self._namespace     # (the same dict: `specialize` may come later)
+        code = generated.compile_registered("adaptive", source, self.name)
+        exec(code, generated.adopt(namespace, code))
         self.adaptive(decode=decode)(namespace[self.name.lower()])
 
     def member(self, name, **declaration):

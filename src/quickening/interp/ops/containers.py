@@ -213,13 +213,14 @@ def _unpacker(count, before=None):
             targets = ", ".join(names) + ("," if len(names) == 1 else "")
             ret = ", ".join([f"b{i}" for i in reversed(range(after))] + ["rest"]
                             + [f"a{i}" for i in reversed(range(before))])
-        namespace = {}
         if count == 0 and before is None:
             src = "def unpack(value):\n    [] = value\n    return ()\n"
         else:
             src = f"def unpack(value):\n    {targets} = value\n    return ({ret},)\n"
         where = f"UNPACK_SEQUENCE {count}" if before is None else f"UNPACK_EX {before} before, {count} after"
-        exec(generated.compile_registered("unpacker", src, where), namespace)
+        code = generated.compile_registered("unpacker", src, where)
+        namespace = generated.namespace(code)
+        exec(code, namespace)
         fn = _unpackers[key] = namespace["unpack"]
     return fn
 

@@ -48,7 +48,7 @@ def statement_handlers(scope, table):
     lower case) running the statements, then going on to the next instruction unless
     the last one returns; each registered as `handles(NAME)` registers it.  The same
     functions a `def` of each would be (no call added per instruction), from one
-    table a reader takes in at a glance; their source is in linecache (generated.py)."""
+    table a reader takes in at a glance; linecache finds their source (generated.py)."""
     lines = []
     for opname, statements in table.items():
         body = statements.split("; ")
@@ -56,9 +56,14 @@ def statement_handlers(scope, table):
             body.append("return nxt")
         lines += [f"def {opname.lower()}(f, stack, arg, nxt):"] + ["    " + s for s in body] + [""]
     source = "\n".join(lines)
-    exec(generated.compile_registered("handlers", source, scope["__name__"]), scope)
+    # (run in a copy of the module's globals: in them linecache would find the
+    # module's own source under the handlers' file name)
+    code = generated.compile_registered("handlers", source, scope["__name__"])
+    namespace = generated.namespace(code, scope)
+    exec(code, namespace)
     for opname in table:
-        handles(opname)(scope[opname.lower()])
+        handler = scope[opname.lower()] = namespace[opname.lower()]
+        handles(opname)(handler)
 
 
 # common decoders ------------------------------------------------------------
