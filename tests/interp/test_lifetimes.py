@@ -135,3 +135,69 @@ def test_a_finished_generator_leaves_no_garbage(tmp_path):
             yield from gen()
         print(list(outer()), "yield from:", gc.collect())
         """)
+
+
+def test_a_generator_dropped_before_it_starts_frees_its_arguments_at_once(tmp_path):
+    """An unstarted generator, coroutine or async generator the program drops:
+    natively freed by its reference count, with what its frame holds (the frame
+    is no cycle with the generator until it starts); reading or clearing its frame
+    first changes nothing of that."""
+    _same(tmp_path, """
+        import gc, warnings, weakref
+        warnings.simplefilter("ignore", RuntimeWarning)
+        gc.disable()
+        gc.collect()
+
+        class Noisy:
+            def __init__(self, name):
+                self.name = name
+            def __del__(self):
+                print("freed", self.name)
+
+        def numbers(token):
+            yield token.name
+            yield 2
+
+        async def job(token):
+            return token.name
+
+        async def agen(token):
+            yield token.name
+
+        for make in (numbers, job, agen):
+            g = make(Noisy(make.__name__ + " unstarted"))
+            probe = weakref.ref(g)
+            del g
+            print(make.__name__, "dropped unstarted; alive:", probe() is not None)
+
+        g = numbers(Noisy("started"))
+        print(next(g))
+        del g
+        print("dropped started")
+
+        def consumer():
+            for x in numbers(Noisy("inline loop")):
+                print("got", x)
+                break
+            print("after loop")
+        for _ in range(3):
+            consumer()
+        print("garbage left:", gc.collect())
+        g = numbers(Noisy("unstarted, gi_frame read"))
+        print(g.gi_frame.f_lineno, g.gi_frame.f_locals["token"].name)
+        del g
+        print("dropped after gi_frame")
+        g = numbers(Noisy("unstarted, frame cleared"))
+        g.gi_frame.clear()
+        print("cleared", g.gi_frame)
+        try:
+            next(g)
+        except StopIteration:
+            print("finished by clear()")
+        del g
+        c = job(Noisy("coroutine, frame cleared"))
+        c.cr_frame.clear()
+        print("cleared; frame kept:", c.cr_frame is not None)
+        del c
+        print("garbage left:", gc.collect())
+        """)

@@ -34,7 +34,7 @@ import types
 import weakref
 from weakref import ref as _weakref
 
-from quickening.interp import facts, tracebacks
+from quickening.interp import facts, host, tracebacks
 from quickening.interp.frame import thread_state, traced_from_here
 from quickening.interp.generated import is_fused
 from quickening.interp.handled import write_unraisable
@@ -525,11 +525,25 @@ def override_getsets(type_, getters, setters=None):
 _native_clear = _FrameType.__dict__["clear"]
 
 
+def _unstarted_inner(frame):
+    """The generator object (generators.InterpGenerator) of a frame not started yet:
+    the frame does not point back to it until it starts, so it is found among the
+    frame's referrers (one call of clear() on it: rare)."""
+    if not frame.info.code.co_flags & host.GENERATOR_LIKE:
+        return None
+    for obj in gc.get_referrers(frame):
+        if getattr(obj, "frame", None) is frame and hasattr(type(obj), "finalize_unstarted"):
+            return obj
+    return None
+
+
 def _clear(self):
     frame = live_frame(self) if LIVE else None
-    if frame is None or frame.gen is None or frame.pc < 0:
+    if frame is None or frame.pc < 0:
         return _native_clear(self)
-    inner = frame.gen
+    inner = frame.gen if frame.gen is not None else _unstarted_inner(frame)
+    if inner is None:
+        return _native_clear(self)
     if inner.running:
         raise RuntimeError("cannot clear an executing frame")
     if inner.started:

@@ -61,7 +61,9 @@ class InterpGenerator:
         self.primed = False
         self.detached = False    # run inline while its driver is not started (_genframes)
         self.driver_addr = 0     # id() of its driver (wrap), whose state _genframes sets
-        frame.gen = self
+        # frame.gen links the frame back to this object only once the frame starts
+        # (here, or _genframes.push): an unstarted generator dropped by the program
+        # is then no cycle, and its locals are freed at once, as CPython's
 
     def finalize_unstarted(self):
         """(frame.clear() of its frame object before it started: finalize_unstarted)"""
@@ -96,6 +98,7 @@ class InterpGenerator:
                 frame.pc = _DONE
                 frame.stack.clear()
                 raise exc
+            frame.gen = self
         self.running = True
         try:
             result = run_frame(frame, exc)

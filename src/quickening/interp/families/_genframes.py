@@ -206,6 +206,7 @@ def push(f, site, inner, sent, inline_class, nxt):
     else:
         inner.started = True
         inner.detached = True     # (its driver has not started either: see _Inline)
+        frame.gen = inner         # (linked when the frame starts: generators.InterpGenerator)
     inner.running = True
     _STATES[inner.driver_addr] = _EXECUTING
     saved = _current()
