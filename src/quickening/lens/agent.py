@@ -79,6 +79,29 @@ def _stdlib_prefixes():
 _SPAN = 1 << 16      # one read of /proc/self/mem covers values this close together
 
 
+def _identity():
+    """(key, address): functions giving a live object's identity (a dict
+    key) and its address.  id() raises the audit event builtins.id, which
+    calls every audit hook, ours (a Python function) included: a walk of the
+    classes cost one hook call per class.  object.__hash__ is CPython's
+    pointer hash, the address rotated right by 4 bits, with no event; it is
+    checked against id() once, and id() is used if it does not match."""
+    bits = 8 * (8 if sys.maxsize > 2 ** 32 else 4)
+    mask = (1 << bits) - 1
+    key = object.__hash__
+
+    def address(obj):
+        h = key(obj) & mask
+        return ((h << 4) | (h >> (bits - 4))) & mask
+    probes = (object(), address, 1.5, type)
+    if all(address(o) == id(o) for o in probes):
+        return key, address
+    return id, id
+
+
+_key, _address = _identity()
+
+
 def _memory_reader():
     """A function reading native unsigned 32-bit ints at a list of addresses.
 
@@ -122,7 +145,7 @@ def _memory_reader():
             return out
         ptr = 8 if sys.maxsize > 2 ** 32 else 4
         probe = 1.5
-        if int.from_bytes(pread(fd, ptr, id(probe) + ptr), order) == id(float):
+        if int.from_bytes(pread(fd, ptr, _address(probe) + ptr), order) == _address(float):
             return read_u32s
         os.close(fd)
     except (OSError, AttributeError, ValueError):
@@ -158,7 +181,7 @@ class _Addresses(object):
             code = _os_threads.__code__    # runs only at a fork: its stream stays put
             base = type(code).__basicsize__
             want = code._co_code_adaptive
-            if os.pread(mem, len(want), id(code) + base) != want:
+            if os.pread(mem, len(want), _address(code) + base) != want:
                 os.close(fd)
                 return
         except (OSError, AttributeError, ValueError):
@@ -178,7 +201,7 @@ class _Addresses(object):
     def publish(self, entries):
         if self.fd is not None and entries:
             base = self.base
-            self._send("".join("%d %d %d\n" % (e[0], id(e[1]) + base, len(e[2]))
+            self._send("".join("%d %d %d\n" % (e[0], _address(e[1]) + base, len(e[2]))
                                for e in entries))
 
 
@@ -268,6 +291,7 @@ class Agent(object):
         self.tables = None
         self.tables_path = None
         self._offsets = None
+        self._extend_deltas = None
         if tables_path:
             try:
                 with open(tables_path, "rb") as f:
@@ -276,6 +300,7 @@ class Agent(object):
                     self.tables = self.decode.Tables.from_dict(d)
                     self.tables_path = tables_path
                     self._offsets = d.get("offsets")
+                    self._extend_deltas = d.get("extend_from_int")
             except Exception:
                 self.tables = None
         if self.tables is None:
@@ -288,8 +313,8 @@ class Agent(object):
         self.out = _Output(out_path)
         self.addrs = _Addresses(addrs_path, self.t0) if addrs_path else None
         self.published = 0       # code objects whose address the parent was given
-        self.codes = {}          # id(code) -> [cid, code, last bytes, tvslots]
-        self.ignored = {}        # id(code) -> code, not the program's
+        self.codes = {}          # _key(code) -> [cid, code, last bytes, tvslots]
+        self.ignored = {}        # _key(code) -> code, not the program's
         self.by_cid = []
         self.pending_exec = []   # (code, force) from the audit hook
         self.dynamic = 0         # run-time compiled code objects taken
@@ -424,20 +449,22 @@ class Agent(object):
         return not os.path.abspath(fn).startswith(self.skip_prefixes)
 
     def register(self, code, force=False):
-        if id(code) in self.codes or id(code) in self.ignored:
+        k = _key(code)
+        if k in self.codes or k in self.ignored:
             return
         if not force and not self.interesting(code):
-            self.ignored[id(code)] = code   # keep it alive: ids stay unique
+            self.ignored[k] = code   # keep it alive: keys stay unique
             return
         stack = [code]
         while stack:
             c = stack.pop()
-            if id(c) in self.codes:
+            k = _key(c)
+            if k in self.codes:
                 continue
             cid = len(self.by_cid)
             # [cid, code, last bytes, type-version slots, meta sent, t of last]
             entry = [cid, c, None, None, False, 0.0]
-            self.codes[id(c)] = entry
+            self.codes[k] = entry
             self.by_cid.append(entry)
             for k in c.co_consts:
                 if type(k) is type(c):
@@ -537,12 +564,19 @@ class Agent(object):
 
     def _check_extend(self, b, now):
         """Name BINARY_OP_EXTEND's descriptors (3.14+) the first time one may
-        be in use: once per process, the descriptors are static."""
+        be in use: once per process, the descriptors are static.  The parent
+        measured where they lie from `int` (the tables file); probing them
+        here compiles and runs fifteen little functions (~2 ms)."""
         if self.extend_op not in b:
             return
         self.extend_op = None
         try:
-            self._write(("extend", self.decode.extend_descriptors(self.tables)))
+            if self._extend_deltas:
+                base = _address(int)
+                found = dict((base + d, name) for d, name in self._extend_deltas.items())
+            else:
+                found = self.decode.extend_descriptors(self.tables)
+            self._write(("extend", found))
         except Exception as exc:
             self._write(("event", now, "agent-error", "extend: %r" % (exc,)))
 
@@ -608,10 +642,11 @@ class Agent(object):
             # program's when the code that runs it is
             caller_ok = True
             for c in reversed(chain):
-                if id(c) in self.codes:
+                k = _key(c)
+                if k in self.codes:
                     caller_ok = True
                     continue
-                if id(c) in self.ignored:
+                if k in self.ignored:
                     caller_ok = False
                     continue
                 fn = c.co_filename
@@ -620,7 +655,7 @@ class Agent(object):
                         self.register(c, True)
                     continue
                 self.register(c)
-                caller_ok = id(c) in self.codes
+                caller_ok = _key(c) in self.codes
 
     def _discover_modules(self):
         """Functions and methods reachable from the program's modules."""
@@ -638,7 +673,7 @@ class Agent(object):
 
     def _discover_value(self, v, FunctionType, depth):
         if isinstance(v, FunctionType):
-            if id(v.__code__) not in self.codes:
+            if _key(v.__code__) not in self.codes:
                 self.register(v.__code__)
         elif isinstance(v, (staticmethod, classmethod)):
             self._discover_value(v.__func__, FunctionType, depth)
@@ -888,10 +923,11 @@ class Agent(object):
             except Exception:
                 subs = []
             for sub in subs:
-                if id(sub) not in seen:
-                    seen.add(id(sub))
+                k = _key(sub)
+                if k not in seen:
+                    seen.add(k)
                     stack.append(sub)
-        versions = self._reader()([id(cls) + off for cls in classes])
+        versions = self._reader()([_address(cls) + off for cls in classes])
         for cls, v in zip(classes, versions):
             if v and v not in index:
                 index[v] = "%s.%s" % (getattr(cls, "__module__", "?"),
@@ -962,7 +998,7 @@ class Agent(object):
                                 funcs.append(x)
                     except Exception:
                         pass
-        versions = self._reader()([id(f) + off for f in funcs])
+        versions = self._reader()([_address(f) + off for f in funcs])
         for f, v in zip(funcs, versions):
             if v and v not in index:
                 index[v] = "%s.%s" % (f.__module__, f.__qualname__)

@@ -709,11 +709,19 @@ def _main(argv):
         import json
         sys.stdout.write(json.dumps(describe_build()) + "\n")
         return 0
-    d = Tables.current().to_dict()
+    t = Tables.current()
+    d = t.to_dict()
     try:
         d["offsets"] = probe_offsets()
     except Exception:
         d["offsets"] = None
+    try:
+        # BINARY_OP_EXTEND's descriptors are static data of the interpreter,
+        # as `int` is: their distance from it is the same in every process
+        d["extend_from_int"] = dict((a - id(int), name) for a, name in
+                                    extend_descriptors(t).items())
+    except Exception:
+        d["extend_from_int"] = None
     with open(argv[1], "wb") as f:
         marshal.dump(d, f, 4)
     if len(argv) > 2:
