@@ -165,7 +165,8 @@ class _Addresses(object):
     thread gets one turn per switch interval, too few to see a site that
     re-targets many times a millisecond.  A text file: a header line
     ``quickening-lens-addrs 1 PID T0`` (T0: the agent's perf_counter origin),
-    then ``CID ADDRESS NBYTES`` lines.  Nothing is written unless the
+    then ``CID ADDRESS NBYTES`` lines (again with `` O1,O2,..`` once the
+    code object ran: its cells that move all the time, see _send_meta).  Nothing is written unless the
     layout is checked: the stream is a code object's inline array at
     type(code).__basicsize__."""
 
@@ -204,12 +205,30 @@ class _Addresses(object):
             self._send("".join("%d %d %d\n" % (e[0], _address(e[1]) + base, len(e[2]))
                                for e in entries))
 
+    def publish_moving(self, cid, code, offsets):
+        """``CID ADDRESS NBYTES O1,O2,..``: byte offsets of 2-byte cells of
+        a published stream whose changes alone are not worth a copy."""
+        if self.fd is not None:
+            self._send("%d %d %d %s\n" % (cid, _address(code) + self.base,
+                                           len(code._co_code_adaptive),
+                                           ",".join(map(str, offsets))))
+
 
 _MAX_DYNAMIC = 2000
 _BUDGET = 50          # wait at least 50x the last tick's cost between ticks
+_CALM_MAX = 0.05      # whole samples back off to this while the parent reads
+                      # from outside and nothing needs the agent
 _HOT_TICKS = 4        # full ticks a changed code object stays in the focused reads
 _FOCUS_WAIT = 0.001   # between focused reads (the GIL's switch interval, 5 ms, is
                       # what spaces them while the program computes)
+
+
+def _same_in(a, b, spans):
+    """Do streams ``a`` and ``b`` agree in ``spans`` ([(start, end)])?"""
+    for x, y in spans:
+        if a[x:y] != b[x:y]:
+            return False
+    return True
 
 
 class _Output(object):
@@ -312,6 +331,13 @@ class Agent(object):
         self.lock = _thread.RLock()
         self.out = _Output(out_path)
         self.addrs = _Addresses(addrs_path, self.t0) if addrs_path else None
+        # the parent says it reads the streams from outside (about every
+        # millisecond) by creating this file; see run()
+        self.reading_flag = addrs_path + ".reading" if addrs_path else None
+        self.outside_reading = False
+        self.calm_wait = interval
+        self.acted = 0           # things a tick did that only the agent can do
+        self._codes_at_tick = 0
         self.published = 0       # code objects whose address the parent was given
         self.codes = {}          # _key(code) -> [cid, code, last bytes, tvslots]
         self.ignored = {}        # _key(code) -> code, not the program's
@@ -462,8 +488,9 @@ class Agent(object):
             if k in self.codes:
                 continue
             cid = len(self.by_cid)
-            # [cid, code, last bytes, type-version slots, meta sent, t of last]
-            entry = [cid, c, None, None, False, 0.0]
+            # [cid, code, last bytes, type-version slots, meta sent, t of last,
+            #  spans compared (None: all; see _send_meta)]
+            entry = [cid, c, None, None, False, 0.0, None]
             self.codes[k] = entry
             self.by_cid.append(entry)
             for k in c.co_consts:
@@ -477,6 +504,7 @@ class Agent(object):
         names = code.co_names
         sites = []
         opname = self.tables.opname
+        loops = self._loop_meta(code, positions)
         v312 = sys.version_info >= (3, 12)
         for off, op, arg, ncache in struct:
             p = positions[off // 2] if off // 2 < len(positions) else (None,) * 4
@@ -497,8 +525,18 @@ class Agent(object):
             "firstlineno": code.co_firstlineno,
             "co_code": co_code,
             "sites": sites,
-            "loops": self._loop_meta(code, positions),
+            "loops": loops,
         }))
+        # Back edges' counters (the JIT counting) and conditional jumps'
+        # branch history change the stream all the time a loop runs: they
+        # are left out when comparing streams, here and by the parent (a
+        # loop's counter at exit, all the report shows of them, comes from
+        # the last sample, which is taken whole)
+        cells = self.decode.moving_cells(self.tables, co_code)
+        if cells:
+            self.by_cid[cid][6] = self.decode.spans_between(cells, len(co_code))
+            if self.addrs is not None and self.published:
+                self.addrs.publish_moving(cid, code, cells)
 
     def _loop_meta(self, code, positions):
         """[(offset, line of the back edge, line of the loop's head)]."""
@@ -560,6 +598,7 @@ class Agent(object):
                          o // 2 < len(positions) else None)
             self.executors[key] = (index, ex)
             self.executor_offsets.setdefault(cid, set()).add(off)
+            self.acted += 1
             self._write(("executor", now, cid, off, index, info))
 
     def _check_extend(self, b, now):
@@ -581,6 +620,7 @@ class Agent(object):
             self._write(("event", now, "agent-error", "extend: %r" % (exc,)))
 
     def _executor_gone(self, key, now):
+        self.acted += 1
         prev = self.executors.pop(key)
         self.executor_offsets[key[0]].discard(key[1])
         try:
@@ -767,6 +807,7 @@ class Agent(object):
                         entry[2] = b
                         continue                     # (as created: never ran)
                 self._send_meta(entry[0], entry[1])
+                self.acted += 1
                 entry[4] = True
                 if entry[2] is not None:
                     # the baseline, at the time it was taken (on a busy
@@ -777,6 +818,8 @@ class Agent(object):
                     if b == entry[2]:
                         continue
             elif b == entry[2]:
+                continue
+            elif not final and entry[6] is not None and _same_in(b, entry[2], entry[6]):
                 continue
             self._take(entry, b, now, changed, new_tv, new_fv)
         self.read_cost = time.thread_time() - t_read
@@ -792,6 +835,11 @@ class Agent(object):
             self.want_types.update(self.unresolved)
             self.unresolved = set()
         self._note_hot(changed)
+        n_codes = len(self.by_cid)
+        if first or new_tv or new_fv or self.want_types or self.want_funcs \
+                or n_codes != self._codes_at_tick or not self.main_found:
+            self.acted += 1     # (see run(): whole samples keep their pace)
+        self._codes_at_tick = n_codes
         if new_tv or (final and self.want_types):
             self._resolve_types(new_tv, final)
         if new_fv or (final and self.want_funcs):
@@ -862,7 +910,7 @@ class Agent(object):
         for cid in list(self.hot):
             entry = by_cid[cid]
             b = entry[1]._co_code_adaptive
-            if b != entry[2]:
+            if b != entry[2] and not (entry[6] is not None and _same_in(b, entry[2], entry[6])):
                 self._take(entry, b, now, changed, new_tv, new_fv)
         if changed:
             self._write(("sample", now, changed, False))
@@ -1015,8 +1063,26 @@ class Agent(object):
                         self.focused_tick()
                         wait = min(self.interval, _FOCUS_WAIT) if self.hot else self.interval
                         continue
+                    acted = self.acted
                     self.tick()
                     cost = self.read_cost
+                    calm = self.acted == acted
+                if not self.outside_reading and self.published and self.reading_flag:
+                    self.outside_reading = os.path.exists(self.reading_flag)
+                if self.outside_reading:
+                    # Each wake-up takes the GIL from the program (a forced
+                    # switch, which on a busy machine also waits for the
+                    # scheduler), and the parent already copies the streams
+                    # about every millisecond: no focused reads, and whole
+                    # samples back off (doubling up to _CALM_MAX) while they
+                    # find nothing only the agent can do (new code objects,
+                    # executors to read, cached versions to name)
+                    self.calm_wait = (min(2 * self.calm_wait, max(self.interval, _CALM_MAX))
+                                      if calm else self.interval)
+                    full_wait = max(self.calm_wait, _BUDGET * cost)
+                    next_full = time.perf_counter() + full_wait
+                    wait = full_wait
+                    continue
                 # keep the sampler under ~2% of the run: a program with very
                 # many code objects is read whole less often than asked (and
                 # its changing code objects in between)

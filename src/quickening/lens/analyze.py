@@ -294,7 +294,7 @@ def _hidden_opcode(records, t, index):
     return (before[-1] if before else same[0])[2]
 
 
-def _executors_made(run):
+def _executors_made(run, per_code=None):
     """{(cid, offset): [executor dict]} of every executor the agent read, in
     order of appearance, with when it went (if it did)."""
     tables = run.tables
@@ -313,7 +313,33 @@ def _executors_made(run):
                 e["gone_s"] = t
                 e["valid"] = valid
                 break
+    if per_code is not None and tables.enter_executor is not None:
+        for (cid, off), execs in made.items():
+            _refine_times(execs, per_code.get(cid) or [], off, tables.enter_executor)
     return made
+
+
+def _refine_times(execs, timeline, off, ee):
+    """When each executor appeared and went, to the read that first saw it
+    there / first saw it gone: the agent reads an executor at its own
+    samples, the parent's copies from outside come about every millisecond
+    in between (``timeline``: [(t, stream)] in time order)."""
+    for e in execs:
+        there = [k for k, (t, b) in enumerate(timeline)
+                 if b[off] == ee and b[off + 1] == e["index"] and t <= (
+                     e["gone_s"] if e["gone_s"] is not None else float("inf"))]
+        if not there:
+            continue
+        # the run of reads showing it that contains the agent's own read
+        k = max((k for k in there if timeline[k][0] <= e["appeared_s"]), default=there[0])
+        shown = set(there)
+        while k - 1 in shown:
+            k -= 1
+        e["appeared_s"] = min(e["appeared_s"], timeline[k][0])
+        if e["gone_s"] is not None:
+            last = max(there)
+            if last + 1 < len(timeline) and timeline[last + 1][0] <= e["gone_s"]:
+                e["gone_s"] = timeline[last + 1][0]
 
 
 def _trace_views(execs, lines):
@@ -551,7 +577,7 @@ def analyze(run, code_text=None):
         "probe_error": (run.probe or {}).get("error"),
     }
     state = run.tier2 or (run.hello or {}).get("tier2")
-    made = _executors_made(run)
+    made = _executors_made(run, per_code)
     tier2 = {"state": state, "why_not": tier2_why(state, info["version"]),
              "loops": _loops(run, made, per_code, src_cache, code_text),
              "entries": _entries(run, made, per_code, src_cache, code_text)}

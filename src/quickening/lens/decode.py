@@ -386,6 +386,36 @@ def instruction_offsets(tables, co_code):
     return out
 
 
+def moving_cells(tables, co_code):
+    """Byte offsets of the 2-byte cache cells of the instructions that are
+    no specialization site but whose cells change as the code runs: back
+    edges' counters (3.14+ with the JIT on: counting toward a trace) and
+    conditional jumps' branch history (3.13+)."""
+    out = []
+    names = tables.opname
+    i, n = 0, len(co_code)
+    entries = tables.cache_entries
+    while i < n:
+        op = co_code[i]
+        k = entries[op]
+        if k and names[op] in _NOT_SPECIALIZING:
+            out.extend(range(i + 2, i + 2 + 2 * k, 2))
+        i += 2 + 2 * k
+    return out
+
+
+def spans_between(cells, n):
+    """[(start, end)] of a stream of ``n`` bytes outside the 2-byte ``cells``."""
+    spans, start = [], 0
+    for c in sorted(cells):
+        if c > start:
+            spans.append((start, c))
+        start = c + 2
+    if start < n:
+        spans.append((start, n))
+    return spans
+
+
 def loop_state(tables, co_code, adaptive, offset):
     """(live form, counter value, executor index or None) of one back edge."""
     op = adaptive[offset]

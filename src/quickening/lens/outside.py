@@ -16,11 +16,16 @@ a ptrace policy), nothing is read from outside: the report then rests on
 the agent's own samples, as before.
 
 A copy is kept only when two reads in a row agree (CPython writes a cache
-entry in several stores; a read in between would mix two states).
+entry in several stores; a read in between would mix two states), and not
+when only cells that move all the time did (a loop's back-edge counter,
+which the JIT counts down, and conditional jumps' branch history; the agent
+names those cells once the code object ran).
 """
 
 import os
 import time
+
+from quickening.lens.decode import spans_between
 
 ROUND_S = 0.001        # between rounds of reads while some stream keeps changing
 IDLE_ROUND_S = 0.005   # between rounds while none does (the parent's CPU is shared)
@@ -39,7 +44,9 @@ class OutsideReader(object):
         self.t0 = None
         self.fd = None
         self.dead = False
-        self.codes = []          # [cid, address, nbytes, last bytes, last change]
+        self.codes = []          # [cid, address, nbytes, last bytes, last change,
+                                 #  spans compared (None: all)]
+        self.by_cid = {}
         self.hot = []            # those that changed in the last HOT_S
         self._cold = 0
         self.reads = 0           # rounds that read something
@@ -78,9 +85,18 @@ class OutsideReader(object):
                 continue
             try:
                 cid, addr, n = int(parts[0]), int(parts[1]), int(parts[2])
+                cells = [int(x) for x in parts[3].split(b",")] if len(parts) > 3 else None
             except (ValueError, IndexError):
                 continue
-            self.codes.append([cid, addr, n, None, 0.0])
+            if cells is not None:
+                # counter cells of a stream given before: compare the rest
+                for e in self.by_cid.get(cid, ()):
+                    if e[1] == addr and e[2] == n:
+                        e[5] = spans_between(cells, n)
+                continue
+            e = [cid, addr, n, None, 0.0, None]
+            self.codes.append(e)
+            self.by_cid.setdefault(cid, []).append(e)
 
     def _read(self, entry):
         try:
@@ -115,6 +131,9 @@ class OutsideReader(object):
                 return
             if b == e[3] or len(b) != e[2]:
                 continue
+            if e[5] is not None and e[3] is not None and all(
+                    b[x:y] == e[3][x:y] for x, y in e[5]):
+                continue      # only a back-edge counter or branch history moved
             again = self._read(e)
             if again != b:
                 continue      # caught in the middle of a write: next round
@@ -130,6 +149,16 @@ class OutsideReader(object):
                 self.dead = True
                 return
         self.reads += 1
+        if self.reads == 1:
+            self._say_reading()
+
+    def _say_reading(self):
+        """Tell the agent the streams are read from here (a file beside the
+        addresses): it then leaves the copying to us and wakes less often."""
+        try:
+            os.close(os.open(self.addrs_path + ".reading", os.O_WRONLY | os.O_CREAT, 0o600))
+        except OSError:
+            pass
 
     def finish(self):
         """After the program exited: say so if the agent never gave addresses."""
@@ -145,6 +174,11 @@ class OutsideReader(object):
         return ROUND_S if self.hot else IDLE_ROUND_S
 
     def close(self):
+        if self.addrs_path:
+            try:
+                os.unlink(self.addrs_path + ".reading")
+            except OSError:
+                pass
         if self._addrs_fd is not None:
             os.close(self._addrs_fd)
             self._addrs_fd = None
