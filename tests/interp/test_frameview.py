@@ -7,7 +7,7 @@ interpreted (tests/interp/differential.py)."""
 
 import pytest
 
-from tests.interp.differential import assert_same
+from tests.interp.differential import assert_same, assert_same_program
 
 SNIPPETS = {
     "getframe_code_is_the_functions": """
@@ -106,3 +106,89 @@ r = [tb.tb_frame.f_code is outer.__code__, sorted(tb.tb_frame.f_locals), tb.tb_f
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_frames_report_cpythons_code_object(name):
     assert_same(SNIPPETS[name], filename=f"<{name}>")
+
+
+# a library the program imports from outside its directory: CPython runs it natively
+NATIVE_LIBRARY = '''
+import sys
+
+def walk(start):
+    names = []
+    f = start
+    while f is not None:
+        names.append((f.f_code.co_name, f.f_lineno))
+        f = f.f_back
+    return names
+
+def from_getframe():
+    return walk(sys._getframe())
+
+def from_getframe_back():
+    return walk(sys._getframe(0).f_back)
+
+def from_traceback():
+    try:
+        raise ValueError
+    except ValueError as e:
+        return walk(e.__traceback__.tb_frame)
+
+def key_walker(x):
+    return walk(sys._getframe())
+
+def call(fn, *args):
+    return fn(*args)
+
+def generator():
+    yield walk(sys._getframe())
+    yield walk(sys._getframe())
+'''
+
+PROGRAM_CALLING_IT = '''
+import inspect, logging, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import library
+
+logging.basicConfig(format="%(funcName)s:%(lineno)d %(message)s", stream=sys.stdout)
+log = logging.getLogger("prog")
+
+def interpreted_walk():
+    f = sys._getframe()
+    out = []
+    while f is not None:
+        out.append(f.f_code.co_name)
+        f = f.f_back
+    return out
+
+def callers():
+    print(library.from_getframe())
+    print(library.from_getframe_back())
+    print(library.from_traceback())
+    print(list(map(library.key_walker, [1])))           # native, called by a C function
+    print(sorted([2, 1], key=lambda x: len(library.key_walker(x))))
+    print(library.call(interpreted_walk))                # interpreted, called by native code
+    for names in library.generator():                     # a native generator's frame
+        print(names)
+    print([(i.function, i.lineno) for i in inspect.stack()])
+    log.warning("stacklevel 2 names the caller of callers")
+    log.warning("here", stacklevel=1)
+
+def outer():
+    callers()
+    log.warning("from outer", stacklevel=2)
+
+outer()
+'''
+
+
+def test_native_frames_f_back_is_the_interpreted_caller(tmp_path):
+    """f_back of a native frame (a library function the program calls, a callback a
+    C function calls) is the frame of the interpreted function that called it, not
+    the interpreter's own frames (loop, handlers, enter ...): walks of the stack by
+    native code (logging's stacklevel, inspect.stack(), a library walking its
+    callers) see the program's frames only, as natively."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "library.py").write_text(NATIVE_LIBRARY)
+    (tmp_path / "prog").mkdir()
+    script = tmp_path / "prog" / "main.py"
+    script.write_text(PROGRAM_CALLING_IT)
+    assert_same_program(str(script))

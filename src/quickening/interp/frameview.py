@@ -47,6 +47,7 @@ _FrameType = types.FrameType
 # the frame type's own f_locals getter (the interpreter reads its own frames'
 # locals with it, not through the replaced descriptor at the end)
 _host_locals = _FrameType.__dict__["f_locals"].__get__
+_host_back = facts.NATIVE_GETTERS["f_back"]     # (the same for f_back)
 
 
 class FrameView:
@@ -115,7 +116,7 @@ class FrameView:
             back = frame.back
             return view_of(back) if back is not None else None
         # an entry frame: its caller is whoever called into the interpreter
-        host = loop.f_back
+        host = _host_back(loop)
         carriers = _carrier_codes()
         bottom = program_bottom()
         while host is not None and host is not bottom:
@@ -123,7 +124,7 @@ class FrameView:
                 return view_of(_host_locals(host)["f"])
             if not is_internal(host.f_code):
                 return host
-            host = host.f_back
+            host = _host_back(host)
         return None
 
     @property
@@ -179,7 +180,7 @@ def _loop_running(frame, local):
         if (id(c) in carriers or (local == "f" and is_fused(c))) and \
                 _host_locals(host).get(local) is frame:
             return host
-        host = host.f_back
+        host = _host_back(host)
     return None
 
 
@@ -268,7 +269,7 @@ def _logical_stack(host):
                 fused = (loc.get("f"), loc.get("at"))
         else:
             yield host, None
-        host = host.f_back
+        host = _host_back(host)
 
 
 def frame_object(frame, live=True):
@@ -329,7 +330,7 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
                 if fr.gen is None:
                     return stand     # linked when it was made (see above)
                 prev = st
-            _link(_logical_stack(host.f_back), prev)
+            _link(_logical_stack(_host_back(host)), prev)
             return stand
     frames = _logical_stack(_orig_getframe(1))
     for fr, at in frames:
@@ -402,9 +403,18 @@ def register_live(stand, frame):
     ref = weakref.ref(frame, _forget)
     _KEYS[ref] = key = id(stand)
     LIVE[key] = ref
-    if _FrameType not in _OVERRIDDEN and facts.PROBLEM is None:
-        override_getsets(_FrameType, _FRAME_GETTERS, {"f_trace": _set_live_trace})
-        _override_clear()
+    if _live_pending and facts.PROBLEM is None:
+        _override_live()
+
+
+_live_pending = True
+
+
+def _override_live():
+    global _live_pending
+    _live_pending = False
+    override_getsets(_FrameType, _FRAME_GETTERS, {"f_trace": _set_live_trace})
+    _override_clear()
 
 
 def live_frame(obj):
@@ -446,8 +456,49 @@ def _set_live_trace(obj, value):
     return NATIVE     # (the frame object's own field too)
 
 
+def _host_kind_of(host):
+    code = host.f_code
+    cached = _host_kinds.get(id(code))
+    return cached[1] if cached is not None and cached[0] is code else _host_kind(code)
+
+
+def _program_back(obj):
+    """f_back of a frame object as the program sees it.  A native frame called by the
+    interpreter (a library function, a callback a C function calls) has host frames
+    of the interpreter's own (the loop, a handler, enter ...) as its f_back: in
+    their place, the frame object of the interpreted frame that called it (linked to
+    its callers), or the native frame beyond them (None at the program's bottom).
+    Any other frame object, the interpreter's own frames' included: its own f_back
+    (a stand-in's is linked when it is placed)."""
+    back = _host_back(obj)
+    if back is None or _host_kind_of(back) is _PROGRAM or _host_kind_of(obj) is not _PROGRAM:
+        return back
+    first = next(_logical_stack(back), None)
+    if first is None:
+        return None
+    frame, lasti = first
+    if lasti is None:
+        return frame          # a native frame
+    carrier = back
+    while carrier is not None and _host_kind_of(carrier) is not _CARRIER:
+        carrier = _host_back(carrier)
+    return frame_object_linked(frame, lasti, carrier)
+
+
 _FRAME_GETTERS = {"f_lineno": _live_lineno, "f_lasti": _live_lasti, "f_locals": _live_locals,
                   "f_trace": _live_trace}
+_BACK_GETTER = {"f_back": _program_back}
+_back_pending = True
+
+
+def install_program_back():
+    """Frame objects' f_back as the program sees it (_program_back), from now on
+    (`quickening run`, before the program starts: a native frame is reachable from
+    its start, through sys._getframe, a traceback or a trace function)."""
+    global _back_pending
+    if _back_pending and facts.PROBLEM is None:
+        _back_pending = False
+        override_getsets(_FrameType, _BACK_GETTER)
 
 
 class _GetSetDef(ctypes.Structure):

@@ -166,6 +166,7 @@ def interpreted_info(func):
 
 # -- entering from native code -------------------------------------------------
 _getframe = sys._getframe
+_host_back = facts.NATIVE_GETTERS["f_back"]     # (the host's chain, not the program's view)
 
 
 def entry_depth(back):
@@ -182,7 +183,7 @@ def entry_depth(back):
     while host is not None and host is not bottom:
         if not tracebacks.is_internal(host.f_code):
             depth += 1
-        host = host.f_back
+        host = _host_back(host)
     return depth
 
 

@@ -20,13 +20,15 @@ import types
 import warnings
 
 from quickening.interp.codeinfo import TRAMPOLINES
-from quickening.interp.frameview import (_carrier_codes, as_frame_object, live_frame,
-                                         program_bottom, view_of)
+from quickening.interp.facts import NATIVE_GETTERS
+from quickening.interp.frameview import (_carrier_codes, as_frame_object, install_program_back,
+                                         live_frame, program_bottom, view_of)
 from quickening.interp.sitestate import LiveCode
 from quickening.interp.tracebacks import is_internal
 
 _orig_getframe = sys._getframe
 _host_locals = type(sys._getframe()).__dict__["f_locals"].__get__
+_host_back = NATIVE_GETTERS["f_back"]      # (not the program's view: frameview)
 _orig_getframemodulename = getattr(sys, "_getframemodulename", None)
 _installed = False
 
@@ -47,7 +49,7 @@ def _walk(host):
                 frame = frame.back
         elif not is_internal(code):
             yield host
-        host = host.f_back
+        host = _host_back(host)
 
 
 def _frame_at(caller, depth):
@@ -196,6 +198,7 @@ def install():
         if orig is not None:  # as the builtins they stand for (inspect checks)
             new.__text_signature__ = getattr(orig, "__text_signature__", None)
     warnings.warn = warn
+    install_program_back()     # (and f_back of a native frame they called)
     _install_dis()
 
 

@@ -26,11 +26,12 @@ import ctypes
 import os
 import signal
 
-from quickening.interp import frameview
+from quickening.interp import facts, frameview
 from quickening.interp.codeinfo import TRAMPOLINES
 from quickening.interp.tracebacks import is_internal
 
 _INTERP_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_host_back = facts.NATIVE_GETTERS["f_back"]    # (the host's chain: frameview replaces f_back)
 _GENERATED = _INTERP_DIR + "<"      # (generated.py: every generated source's name)
 
 # modules of the interpreter whose functions do its own work or its bookkeeping
@@ -88,7 +89,7 @@ def in_program(frame):
             return True
         if kind is _OWN:
             return False
-        frame = frame.f_back
+        frame = _host_back(frame)
     return True
 
 

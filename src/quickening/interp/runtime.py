@@ -601,7 +601,7 @@ def _host_depth():
     host = sys._getframe(1)
     while host is not None:
         depth += 1
-        host = host.f_back
+        host = facts.NATIVE_GETTERS["f_back"](host)
     return depth
 
 
