@@ -17,6 +17,8 @@ reads are reported: CPython leaves the others as an earlier form wrote them.
 """
 
 import gc
+import sys
+import types
 
 from quickening.interp import facts
 from quickening.interp.codeinfo import _INFOS, TRAMPOLINES
@@ -96,53 +98,61 @@ class Resolver:
     def __init__(self, globals_=None):
         from quickening.interp import facts
         self.globals = globals_
-        self.types = {}
-        for obj in gc.get_objects():
-            if isinstance(obj, type):
-                v = facts.type_version(obj)
-                if v:
-                    self.types[v] = obj
-        self._functions = self._keys = None
+        # (comprehensions, not a loop calling facts.type_version: a snapshot
+        # is taken at every capture of a per-family test)
+        classes = [obj for obj in gc.get_objects() if isinstance(obj, type)]
+        mem32, at = facts.MEM32, facts.TYPE_VERSION_TAG
+        self.types = {v: cls for cls, v in zip(classes, [mem32[(id(c) + at) >> 2] for c in classes])
+                      if v}
+        self._keys = self._live = self._roots = None
+        self._function_names = {}
 
-    @property
-    def functions(self):
-        """function version -> qualified name (made when first needed).
+    def function(self, version):
+        """What function version `version` stands for, or None.
 
         3.13's MAKE_FUNCTION gives a function its code object's version, so a
         version also names the code of a function no longer alive (CPython's
-        own cache of functions by version keeps none alive): live functions
-        first, then every code object reachable from them (an interpreted
-        function's version is its trampoline's)."""
-        if self._functions is None:
-            import sys
-            import types
-            from quickening.interp import facts
-            codeinfo = sys.modules.get("quickening.interp.codeinfo")
-            infos = codeinfo._INFOS if codeinfo is not None else {}
+        own cache of functions by version keeps none alive): the live
+        functions having it ("A.m | B.m" for closures of one code), else the
+        first code object having it in a walk from the live functions' code
+        (an interpreted function's version is its trampoline's).  The live
+        functions are taken at the first question; the code walk stops where
+        the version is found (a whole walk per capture was most of the
+        per-family tests' time)."""
+        if version in self._function_names:
+            return self._function_names[version]
+        if self._live is None:
+            functions = [obj for obj in gc.get_objects() if isinstance(obj, types.FunctionType)]
+            mem32, at = facts.MEM32, facts.FUNC_VERSION
+            self._live = functions, [mem32[(id(fn) + at) >> 2] for fn in functions]
+        functions, versions = self._live
+        names = {_name(fn) for fn, v in zip(functions, versions) if v == version}
+        found = " | ".join(sorted(names)) if names else self._code_named(version)
+        self._function_names[version] = found
+        return found
+
+    def _code_named(self, version):
+        """The name of the first code object with `version`, in the order of a
+        depth-first walk from the live functions' code (None when none has it)."""
+        if self._roots is None:
             trampolines = getattr(sys.modules.get("quickening.interp.functions"), "TRAMPOLINES", {})
-            live, by_code, roots = {}, {}, []
-            for obj in gc.get_objects():
-                if isinstance(obj, types.FunctionType):
-                    v = facts.func_version(obj)
-                    if v:
-                        live.setdefault(v, set()).add(_name(obj))
-                    info = trampolines.get(id(obj.__code__))
-                    roots.append((obj.__module__, info.code if info is not None else obj.__code__))
-            seen = set()
-            while roots:
-                module, code = roots.pop()
-                if id(code) in seen:
-                    continue
-                seen.add(id(code))
-                name = f"{module}.{code.co_qualname}"
-                for c in (code, getattr(infos.get(id(code)), "trampoline", None)):
-                    if c is not None and facts.code_version(c):
-                        by_code.setdefault(facts.code_version(c), name)
-                roots.extend((module, k) for k in code.co_consts if isinstance(k, types.CodeType))
-            # functions sharing a version (closures of one code object) share a name
-            self._functions = {**by_code,
-                               **{v: " | ".join(sorted(names)) for v, names in live.items()}}
-        return self._functions
+            self._roots = []
+            for fn in self._live[0]:
+                info = trampolines.get(id(fn.__code__))
+                self._roots.append((fn.__module__, info.code if info is not None else fn.__code__))
+        codeinfo = sys.modules.get("quickening.interp.codeinfo")
+        infos = codeinfo._INFOS if codeinfo is not None else {}
+        roots, seen = list(self._roots), set()
+        while roots:
+            module, code = roots.pop()
+            if id(code) in seen:
+                continue
+            seen.add(id(code))
+            for c in (code, getattr(infos.get(id(code)), "trampoline", None)):
+                if c is not None and facts.code_version(c) == version:
+                    return f"{module}.{code.co_qualname}"
+            roots.extend((module, k) for k in code.co_consts if isinstance(k, types.CodeType))
+        return None
 
     @property
     def keys(self):
@@ -177,7 +187,8 @@ class Resolver:
                 cls = self.types.get(value)
                 out[field] = _name(cls) if cls is not None else ("?" if value else 0)
             elif kind == "function":
-                out[field] = self.functions.get(value, "?" if value else 0)
+                name = self.function(value) if value else None
+                out[field] = name if name is not None else ("?" if value else 0)
             elif kind == "index":
                 out["index"] = value & 0xFFFF     # (LOAD_ATTR keeps it in keys_version's cell)
             elif kind in ("keys", "keys16"):
