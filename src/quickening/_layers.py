@@ -57,7 +57,7 @@ LAYERS = (
     )),
     ("runtime", "builtins answered for interpreted frames, the import hook, Ctrl-C", (
         "quickening.interp.runtime", "quickening.interp.importer",
-        "quickening.interp.interrupts",
+        "quickening.interp.interrupts", "quickening.interp.audit",
     )),
     # -- on top ---------------------------------------------------------------------------
     ("api", "the Python API of the interpreter and its statistics", (

@@ -70,3 +70,52 @@ def test_warm_loops_over_modules_objects_and_globals(tmp_path):
         print("re's cache meanwhile:", list(re._cache) == patterns_at_start)
         """))
     assert_same_program(str(script))
+
+
+def test_an_audit_hook_sees_the_programs_events_only(tmp_path):
+    """The interpreter's own work (fusing: compile and exec; frame walks:
+    sys._getframe; its ctypes look-ups) raises audit events; a hook the program
+    adds sees only those of the program's operations (exec, eval, compile, open,
+    sys._getframe ...), as natively -- and an interpreted hook returns (running it
+    raised events that called it again, without end).  Still different: id() and
+    the reads of __code__ / f_code the instruction handlers make for themselves
+    raise builtins.id and object.__getattr__ that a hook sees (the snippet leaves
+    those two out)."""
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent("""
+        import collections, os, sys, tempfile
+        events = collections.Counter()
+        IGNORED = ("builtins.id", "object.__getattr__")   # (see the test's docstring)
+        def hook(event, args):
+            if event not in IGNORED:
+                events[event] += 1
+        sys.addaudithook(hook)
+
+        class Point:
+            def __init__(self, x):
+                self.x = x
+            def norm(self):
+                return self.x * self.x
+
+        def work(n):
+            t = 0
+            for i in range(n):
+                t += Point(i).norm() + len([i])
+            return t
+
+        for _ in range(300):
+            work(20)
+        print("warm loops:", sorted(events.items()))
+        code = compile("1 + 1", "<x>", "eval")
+        print(eval(code), sys._getframe().f_code.co_name)
+        exec("y = 2")
+        path = os.path.join(tempfile.gettempdir(), "quickening-audit-probe")
+        with open(path, "w") as fh:
+            fh.write("x")
+        os.remove(path)
+        def gen():
+            yield sys._getframe(0).f_back.f_code.co_name
+        print(next(gen()))
+        print("with the program's own operations:", sorted(events.items()))
+        """))
+    assert_same_program(str(script))

@@ -54,9 +54,11 @@ def execute(target, options):
     quicken.Config.specialize = not options.get("--no-specialize")
     quicken.Config.collect_stats = bool(options.get("--stats") or options.get("--stats-json"))
     from quickening import api
-    from quickening.interp import escapes, frameview, hostframes, importer, interrupts, tracebacks
+    from quickening.interp import (audit, escapes, frameview, hostframes, importer, interrupts,
+                                   tracebacks)
     # native library code that looks at its callers sees the interpreted frames
     hostframes.install()
+    audit.install()       # the program's audit hooks see the program's events only
 
     from quickening import program
     try:

@@ -14,7 +14,7 @@ import inspect
 import sys
 import types
 
-from quickening.interp import (escapes, facts, fusion, generators, host, hostframes, quicken,
+from quickening.interp import (audit, escapes, facts, fusion, generators, host, hostframes, quicken,
                                tracebacks, tracing)
 from quickening.interp import loop as _loop
 from quickening.interp.codeinfo import info_for
@@ -204,6 +204,7 @@ def _exec_eval(f, func, args, kwargs):
     globals_, locals_, closure = spaces
     if "__builtins__" not in globals_:
         globals_["__builtins__"] = f.builtins  # PyEval_GetBuiltins(): the caller's, as they are
+    sys.audit("exec", code)      # (the program's event, as CPython raises it running the code)
     if code.co_flags & host.GENERATOR_LIKE:
         # top-level await (PyCF_ALLOW_TOP_LEVEL_AWAIT): running the code makes a coroutine
         result = _generator_from_code(f, code, globals_, locals_, closure)
@@ -237,12 +238,16 @@ def _frame_at(f, depth):
 def _getframe(f, func, args, kwargs):
     _no_kwargs("_getframe", kwargs)
     depth = args[0] if args else 0
-    return _frame_at(f, depth)
+    frame = audit.quietly(_frame_at, f, depth)
+    sys.audit("sys._getframe", frame)     # (the program's event, as CPython raises it)
+    return frame
 
 
 @intercept(inspect.currentframe)
 def _currentframe(f, func, args, kwargs):
-    return _frame_at(f, 0)
+    frame = audit.quietly(_frame_at, f, 0)
+    sys.audit("sys._getframe", frame)     # (inspect.currentframe is sys._getframe(1))
+    return frame
 
 
 if hasattr(sys, "_getframemodulename"):
@@ -251,8 +256,9 @@ if hasattr(sys, "_getframemodulename"):
         depth = (args[0] if args else (kwargs or {}).get("depth", 0))
         if type(depth) is not int or len(args) > 1 or set(kwargs or ()) - {"depth"}:
             return func(*args, **(kwargs or {}))   # let CPython word the misuse
+        sys.audit("sys._getframemodulename", depth)   # (the program's event)
         try:
-            frame = _frame_at(f, depth) if depth > 0 else None
+            frame = audit.quietly(_frame_at, f, depth) if depth > 0 else None
         except ValueError:
             return None
         if frame is None:   # the caller itself
