@@ -9,3 +9,60 @@ import os
 for _name in ("COLUMNS", "LINES"):
     os.environ[_name] = ""
     del os.environ[_name]        # (unsetenv, which the C environment sees)
+
+
+# The slowest tests first, so that at the end of a `-n 2` run neither worker
+# is left with a long test while the other idles.  tests/durations.json holds
+# each test's seconds (setup, call and teardown) as a run with
+# --record-durations wrote them; a test not in it counts as NEW_TEST_SECONDS.
+# A module with module- or class-scoped fixtures moves as one block, in its
+# own order, so that its fixtures are not made again for every test.
+DURATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "durations.json")
+NEW_TEST_SECONDS = 1.0
+
+
+def pytest_addoption(parser):
+    parser.addoption("--record-durations", action="store_true",
+                     help="write each test's duration to tests/durations.json (the order of runs)")
+
+
+def pytest_collection_modifyitems(config, items):
+    import json
+    try:
+        with open(DURATIONS) as fh:
+            known = json.load(fh)
+    except FileNotFoundError:
+        known = {}
+    blocks = {}             # first index of the block -> [seconds, items]
+    block_of_module = {}
+    for index, item in enumerate(items):
+        module = item.nodeid.split("::")[0]
+        fixtures = getattr(item, "_fixtureinfo", None)
+        shared = fixtures is not None and any(
+            d.scope in ("module", "class", "package")
+            for defs in fixtures.name2fixturedefs.values() for d in defs)
+        if shared:
+            first = block_of_module.setdefault(module, index)
+        else:
+            first = index
+        block = blocks.setdefault(first, [0.0, []])
+        block[0] += known.get(item.nodeid, NEW_TEST_SECONDS)
+        block[1].append(item)
+    order = sorted(blocks.items(), key=lambda entry: (-entry[1][0], entry[0]))
+    items[:] = [item for _, (_, block) in order for item in block]
+
+
+_durations = {}
+
+
+def pytest_runtest_logreport(report):
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    if config.getoption("record_durations") and not hasattr(config, "workerinput"):
+        import json
+        with open(DURATIONS, "w") as fh:
+            json.dump({k: round(v, 2) for k, v in sorted(_durations.items())}, fh, indent=0)
+            fh.write("\n")
