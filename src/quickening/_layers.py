@@ -47,7 +47,7 @@ LAYERS = (
     )),
     ("vocabulary", "what a family and its members are declared in: guards, members, "
                    "the shapes of their fused forms", (
-        "quickening.interp.lowering", "quickening.interp.spec",
+        "quickening.interp.lowering", "quickening.interp.hand_bodies", "quickening.interp.spec",
     )),
     ("specification", "the instruction families: specializers and members", (
         "quickening.interp.families", "quickening.interp.families.*",

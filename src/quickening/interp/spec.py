@@ -40,7 +40,8 @@ import re
 import weakref
 from types import FunctionType
 
-from quickening.interp import facts as _facts, generated, host, quicken, typewatch as _typewatch
+from quickening.interp import (facts as _facts, generated, hand_bodies, host, quicken,
+                               typewatch as _typewatch)
 from quickening.interp.lowering import Shape, SiteShape
 from quickening.interp.versions import SPEC
 
@@ -52,6 +53,8 @@ class _Oparg:
 
 OPARG = _Oparg()    # a guard's argument standing for the instruction's oparg
 _WORDS = generated.regex(r"\w+")
+_UNSET = object()
+_BASE = "base"    # a member handler's name for its family's base handler
 
 
 # -- guards ------------------------------------------------------------------------------
@@ -261,6 +264,7 @@ class Member:
         self.result, self.runs_code, self.raises = result, runs_code, raises
         self.doc, self.attribute, self.sets_pc = doc, attribute, sets_pc
         self.by_hand = isinstance(op, Hand)
+        self._paste = _UNSET
         if self.by_hand and in_place is True:
             self.runs_in_place = False       # (a hand operation has no derived lowering)
         self.needs = dict(uses or {})
@@ -384,7 +388,11 @@ class Member:
                        and name.partition("[")[0] in bound]
             if dropped:
                 body.append(f"        del {', '.join(dropped)}")
-            body.append(f"        return {self.op.call()}")
+            pasted = self._pasted()
+            if pasted is None:
+                body.append(f"        return {self.op.call()}")
+            else:
+                body += ["        " + line for line in pasted]
         elif raised:
             # the operation makes the last check: its exception is the miss, and
             # the stack changes only once it has succeeded
@@ -409,7 +417,7 @@ class Member:
             body.append(f"    return {self.miss.call()}")
         else:
             body.append("    site.misses += 1")
-            body.append("    return base(f, stack, site, nxt)")
+            body.append(f"    return {_BASE}(f, stack, site, nxt)")
         literals = _placer({n: repr(v) for n, v in self.needs.items() if type(v) is int},
                            escape=False)
         body = [literals(line) for line in body]
@@ -419,13 +427,27 @@ class Member:
         key = self._key(oparg)[0]
         label = self.name + (f" oparg {oparg}" if type(key[1]) is int else "")
         code = generated.compile_registered("member", "\n".join(body) + "\n", label)
-        namespace = generated.namespace(code, {"base": self.family.base_handler, **self.needs})
+        namespace = generated.namespace(code, {**self._pasted_globals(),
+                                               _BASE: self.family.base_handler, **self.needs})
         exec(code, namespace)
         made = namespace["make" if self.facts else fname]
         if not self.facts:
             made.fuse_as = self._shape
         made.member = self
         return made
+
+    def _pasted(self):
+        """A hand operation's body, pasted into the handler (hand_bodies.py), or None
+        where it is called instead."""
+        if not self.by_hand:
+            return None
+        if self._paste is _UNSET:
+            self._paste = hand_bodies.body_lines(
+                self.op.fn, self.op.params, {_BASE: None, **self.needs})
+        return self._paste
+
+    def _pasted_globals(self):
+        return hand_bodies.namespace(self.op.fn) if self._pasted() is not None else {}
 
     def _operands(self, oparg, used=None):
         """Statements naming the operands (deepest first in the stack effect); a
