@@ -20,7 +20,11 @@ workloads (bench/programs/), every measurement runs in a fresh subprocess:
 
 Runs are interleaved (native, interpreted, no-spec, native, ...) and the best
 time of --repeat runs counts (process CPU time by default, --clock wall for
-wall-clock time).  Each run reports a digest of the workload's
+wall-clock time).  --clock instructions counts instead the machine instructions
+the workload call executes (valgrind's cachegrind, which must be installed:
+each measurement is a run under valgrind less a run that stops before the
+workload, both with PYTHONHASHSEED=0): slow (~60x), but the same on a quiet
+and a loaded machine, so small differences between two trees are seen.  Each run reports a digest of the workload's
 result, of what it printed and of the file it wrote; a benchmark whose
 interpreted digest differs from the native one is reported as MISMATCH and
 left out of the geometric means.  Peak memory is the process's ru_maxrss (all
@@ -264,6 +268,10 @@ def child(spec):
     if "__bench_setup__" in ns:
         args = invoke(ns["__bench_setup__"], tmp)
     run = ns["__bench_run__"]
+    if spec.get("setup_only"):
+        # (what an instruction count subtracts: everything but the workload call)
+        run = lambda *args: None  # noqa: E731
+        invoke = _call_natively
 
     printed = io.StringIO()
     rss_before = _rss_kb()
@@ -289,6 +297,10 @@ def child(spec):
         import quickening
         out["module"] = os.path.dirname(quickening.__file__)
     return out
+
+
+def _call_natively(fn, *args):
+    return fn(*args)
 
 
 def _interpreter_entry(api, mode):
@@ -341,19 +353,50 @@ def git_head():
 # ---------------------------------------------------------------------------
 # The driver (parent process)
 
-def run_child(python, name, mode, timeout, tracemalloc=False, against=None):
+VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+
+
+def run_child(python, name, mode, timeout, tracemalloc=False, against=None, clock="cpu"):
+    if clock == "instructions":
+        return _count_instructions(python, name, mode, timeout, against)
+    return _run_child(python, name, mode, timeout, tracemalloc, against)
+
+
+def _count_instructions(python, name, mode, timeout, against):
+    """The machine instructions of the workload call: a run under valgrind less a
+    run of everything but the call (both with the same hash seed)."""
+    counts = []
+    for setup_only in (False, True):
+        res = _run_child(python, name, mode, timeout * 100, against=against,
+                         setup_only=setup_only, under=VALGRIND, hash_seed="0")
+        if "error" in res:
+            return res
+        counts.append(res["instructions"])
+        if not setup_only:
+            full = res
+    full["instructions"] = (counts[0] - counts[1]) / 1e9
+    return full
+
+
+def _run_child(python, name, mode, timeout, tracemalloc=False, against=None, setup_only=False,
+               under=(), hash_seed=None):
     tmp = os.path.join(CACHE, "tmp", f"{name}-{mode}-{os.getpid()}.out")
     os.makedirs(os.path.dirname(tmp), exist_ok=True)
     if os.path.exists(tmp):
         os.unlink(tmp)
-    env = None
+    env = dict(os.environ)
     if mode in CHILD_MODE:
-        env = dict(os.environ, PYTHONPATH=os.path.join(against, "src"))
+        env["PYTHONPATH"] = os.path.join(against, "src")
         mode = CHILD_MODE[mode]
-    spec = json.dumps({"bench": name, "mode": mode, "tmp": tmp, "tracemalloc": tracemalloc})
+    if hash_seed is not None:
+        env["PYTHONHASHSEED"] = hash_seed
+    spec = json.dumps({"bench": name, "mode": mode, "tmp": tmp, "tracemalloc": tracemalloc,
+                       "setup_only": setup_only})
     try:
-        proc = subprocess.run([python, os.path.abspath(__file__), "--child", spec],
+        proc = subprocess.run([*under, python, os.path.abspath(__file__), "--child", spec],
                               capture_output=True, text=True, timeout=timeout, env=env)
+    except FileNotFoundError:
+        return {"error": f"cannot run {under[0] if under else python}: not installed"}
     except subprocess.TimeoutExpired:
         return {"error": f"timeout after {timeout}s"}
     finally:
@@ -363,7 +406,14 @@ def run_child(python, name, mode, timeout, tracemalloc=False, against=None):
         tail = "\n".join(proc.stderr.strip().splitlines()[-25:])
         return {"error": f"exit status {proc.returncode}\n{tail}"}
     last = proc.stdout.strip().splitlines()[-1]
-    return json.loads(last)
+    out = json.loads(last)
+    if under:
+        refs = [line for line in proc.stderr.splitlines() if "I   refs:" in line
+                or "I refs:" in line]
+        if not refs:
+            return {"error": "valgrind printed no instruction count"}
+        out["instructions"] = int(refs[-1].rsplit(":", 1)[1].replace(",", ""))
+    return out
 
 
 def geomean(values):
@@ -389,9 +439,10 @@ def main(argv=None):
                     help="one more run per mode measuring the tracemalloc peak of the workload")
     ap.add_argument("--json", metavar="FILE", help="write all measurements as JSON")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per run (default 900)")
-    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
-                    help="time to compare: process CPU time (default; robust on a shared "
-                         "machine) or wall-clock time")
+    ap.add_argument("--clock", choices=("cpu", "wall", "instructions"), default="cpu",
+                    help="what to compare: process CPU time (default), wall-clock time, or "
+                         "the workload's machine instructions under valgrind (slow, but "
+                         "the same on a loaded machine; one run per mode is enough)")
     ap.add_argument("--python", default=sys.executable,
                     help="Python with quickening installed (default: this one)")
     ap.add_argument("--against", metavar="TREE",
@@ -428,7 +479,8 @@ def main(argv=None):
             for mode in modes:
                 if "error" in rec[mode]:
                     continue
-                res = run_child(opts.python, name, mode, opts.timeout, against=opts.against)
+                res = run_child(opts.python, name, mode, opts.timeout, against=opts.against,
+                                clock=opts.clock)
                 if "error" in res:
                     rec[mode]["error"] = res["error"]
                     rec["status"] = "FAIL" if mode != "native" or rec["status"] == "ok" else rec["status"]
@@ -436,7 +488,8 @@ def main(argv=None):
                     continue
                 res["seconds"] = res[opts.clock]
                 rec[mode]["runs"].append(res)
-                log(f"[{name}] {mode} run {r + 1}/{opts.repeat}: {res['seconds']:.3f}s {opts.clock} "
+                log(f"[{name}] {mode} run {r + 1}/{opts.repeat}: {res['seconds']:.3f}{UNITS[opts.clock]} "
+                    f"{opts.clock} "
                     f"digest {res['digest']} maxrss {fmt_mb(res['maxrss_kb'])} MB")
             if "error" in rec["native"]:
                 break
@@ -480,14 +533,18 @@ def main(argv=None):
     return 0 if all(r["status"] == "ok" for r in results.values()) else 1
 
 
+UNITS = {"cpu": "s", "wall": "s", "instructions": "G"}
+
+
 def report(results, modes, opts, wall):
     spec = "nospec" in modes
-    head = ["benchmark", "native s", "interp s", "slowdown"]
+    u = UNITS[opts.clock]
+    head = ["benchmark", f"native {u}", f"interp {u}", "slowdown"]
     if spec:
-        head += ["no-spec s", "nospec/def"]
+        head += [f"no-spec {u}", "nospec/def"]
     against = "before" in modes
     if against:
-        head += ["before s", "after/before"] + (["bef no-spec s", "after/before"] if spec else [])
+        head += [f"before {u}", "after/before"] + ([f"bef no-spec {u}", "after/before"] if spec else [])
     head += ["rss nat MB", "rss int MB"]
     if opts.tracemalloc:
         head += ["tm nat KB", "tm int KB"]
@@ -546,7 +603,9 @@ def report(results, modes, opts, wall):
     print("  ".join("-" * w for w in widths))
     print(line(gm))
     print()
-    print(f"python {sys.version.split()[0]} ({opts.python}); {opts.clock} time, best of "
+    what = ("machine instructions of the workload call (valgrind; G = 1e9)"
+            if opts.clock == "instructions" else f"{opts.clock} time")
+    print(f"python {sys.version.split()[0]} ({opts.python}); {what}, best of "
           f"{opts.repeat} fresh-process runs per mode, interleaved; geomean over {len(ratios)} matching benchmark(s); "
           f"wall {wall:.0f}s")
     if spec:
