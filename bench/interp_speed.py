@@ -24,7 +24,11 @@ wall-clock time).  --clock instructions counts instead the machine instructions
 the workload call executes (valgrind's cachegrind, which must be installed:
 each measurement is a run under valgrind less a run that stops before the
 workload, both with PYTHONHASHSEED=0): slow (~60x), but the same on a quiet
-and a loaded machine, so small differences between two trees are seen.  Each run reports a digest of the workload's
+and a loaded machine, so small differences between two trees are seen.
+Children run as a user's Python does (PYTHONDONTWRITEBYTECODE is dropped):
+bytecode files and the interpreter's cache of the code it generates
+(interp/codecache.py) are written and read; --no-code-cache turns the latter
+off, to measure the interpreter compiling everything it generates.  Each run reports a digest of the workload's
 result, of what it printed and of the file it wrote; a benchmark whose
 interpreted digest differs from the native one is reported as MISMATCH and
 left out of the geometric means.  Peak memory is the process's ru_maxrss (all
@@ -353,6 +357,7 @@ def git_head():
 # ---------------------------------------------------------------------------
 # The driver (parent process)
 
+NO_CODE_CACHE = False      # --no-code-cache
 VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
 
 
@@ -385,6 +390,11 @@ def _run_child(python, name, mode, timeout, tracemalloc=False, against=None, set
     if os.path.exists(tmp):
         os.unlink(tmp)
     env = dict(os.environ)
+    # (children run as a user's Python does: bytecode files, and quickening's cache of
+    # the code it generates, interp/codecache.py, written and read)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if NO_CODE_CACHE:
+        env["QUICKENING_CODE_CACHE"] = "0"
     if mode in CHILD_MODE:
         env["PYTHONPATH"] = os.path.join(against, "src")
         mode = CHILD_MODE[mode]
@@ -448,8 +458,13 @@ def main(argv=None):
     ap.add_argument("--against", metavar="TREE",
                     help="also measure the interpreted modes with the quickening of TREE "
                          "(a checkout of another commit), interleaved with this tree's")
+    ap.add_argument("--no-code-cache", action="store_true",
+                    help="the interpreter compiles every source it generates in each run "
+                         "(QUICKENING_CODE_CACHE=0) instead of taking earlier runs' code")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
+    global NO_CODE_CACHE
+    NO_CODE_CACHE = opts.no_code_cache
 
     if opts.child:
         print(json.dumps(child(json.loads(opts.child))))
@@ -620,6 +635,8 @@ def report(results, modes, opts, wall):
         where = {rec["before"].get("module") for rec in results.values()} - {None}
         print(f"before = {opts.against} (imported from {', '.join(sorted(where)) or '-'}); "
               "after/before = this tree's best time / that tree's (< 1: this tree is faster)")
+    print("code cache (interp/codecache.py): " + ("off (--no-code-cache)" if opts.no_code_cache
+          else "on: a tree that has one takes earlier runs' generated code"))
     print("rss = ru_maxrss of the whole process (interpreter start-up included)"
           + ("; tm = tracemalloc peak of the workload call" if opts.tracemalloc else ""))
     for name, rec in results.items():

@@ -22,7 +22,8 @@ LAYERS = (
         "quickening.interp", "quickening.interp.versions.*", "quickening.interp.host",
         "quickening.interp.hardening",
         "quickening.interp.facts", "quickening.interp.typewatch", "quickening.interp.escapes",
-        "quickening.interp.shutdown", "quickening.interp.handled", "quickening.interp.generated",
+        "quickening.interp.shutdown", "quickening.interp.handled", "quickening.interp.codecache",
+        "quickening.interp.generated",
     )),
     ("core", "the instruction table, code info, frames, quickening's sites and counters", (
         "quickening.interp.ops", "quickening.interp.ops.registry", "quickening.interp.quicken",

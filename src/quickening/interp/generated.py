@@ -30,6 +30,8 @@ import hashlib
 import os
 import re
 
+from quickening.interp import codecache
+
 _re_compile = re._compiler.compile     # (re.compile without re's module-level caches)
 
 _DIR = os.path.dirname(os.path.abspath(__file__))
@@ -116,4 +118,4 @@ def namespace(code, contents=()):
 def compile_registered(kind, source, where=""):
     """compile(source) under a registered name (module code: exec it in globals
     made by namespace() or adopt())."""
-    return compile(source, register(kind, source, where), "exec")
+    return codecache.compile_code(source, register(kind, source, where))
