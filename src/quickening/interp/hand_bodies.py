@@ -32,10 +32,11 @@ PREFIX = "_h_"
 _ABSENT = object()
 
 
-def body_lines(fn, params, handler_globals):
-    """fn's body as source lines (unindented) for a handler whose scope binds
-    `params` and whose namespace adds `handler_globals` to fn's module's, or None
-    when it cannot be pasted (see the module's docstring)."""
+def body_lines(fn, params):
+    """(fn's body as source lines, unindented, the global names they read) for a
+    handler whose scope binds `params`, or None when it cannot be pasted (see the
+    module's docstring).  (Called where fn is declared, at import: reading fn's
+    source in the middle of the program would use linecache, the program's too.)"""
     if fn.__code__.co_freevars:
         return None
     try:
@@ -59,13 +60,18 @@ def body_lines(fn, params, handler_globals):
         return None
     read = {node.id for node in ast.walk(module)
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
-    if any(name in handler_globals and fn.__globals__.get(name, _ABSENT)
-           is not handler_globals[name] for name in read - assigned - set(params)):
-        return None         # the handler's namespace gives that name another meaning
     if not statements or not isinstance(statements[-1], (ast.Return, ast.Raise)):
         statements.append(ast.Return(value=None))     # (falling off fn's end)
     renamed = _Rename({name: PREFIX + name for name in assigned}).visit(module)
-    return ast.unparse(ast.fix_missing_locations(renamed)).splitlines()
+    return (ast.unparse(ast.fix_missing_locations(renamed)).splitlines(),
+            frozenset(read - assigned - set(params)))
+
+
+def meant_alike(fn, reads, handler_globals):
+    """Whether each global name the body reads means in the handler's namespace
+    (fn's module's, then handler_globals) what it means in fn's module."""
+    return not any(name in handler_globals and fn.__globals__.get(name, _ABSENT)
+                   is not handler_globals[name] for name in reads)
 
 
 def namespace(fn):

@@ -264,6 +264,7 @@ class Member:
         self.result, self.runs_code, self.raises = result, runs_code, raises
         self.doc, self.attribute, self.sets_pc = doc, attribute, sets_pc
         self.by_hand = isinstance(op, Hand)
+        self._body = hand_bodies.body_lines(op.fn, op.params) if self.by_hand else None
         self._paste = _UNSET
         if self.by_hand and in_place is True:
             self.runs_in_place = False       # (a hand operation has no derived lowering)
@@ -439,11 +440,13 @@ class Member:
     def _pasted(self):
         """A hand operation's body, pasted into the handler (hand_bodies.py), or None
         where it is called instead."""
-        if not self.by_hand:
+        if self._body is None:
             return None
         if self._paste is _UNSET:
-            self._paste = hand_bodies.body_lines(
-                self.op.fn, self.op.params, {_BASE: None, **self.needs})
+            # (the names the handler's namespace adds are all known once it is made)
+            alike = self._body is not None and hand_bodies.meant_alike(
+                self.op.fn, self._body[1], {_BASE: None, **self.needs})
+            self._paste = self._body[0] if alike else None
         return self._paste
 
     def _pasted_globals(self):
