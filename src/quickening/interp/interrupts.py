@@ -15,7 +15,9 @@ So `quickening run` puts its own SIGINT handler where the default one was
 (install): it raises KeyboardInterrupt only where that is an instruction of the
 program raising it -- in an instruction's handler, a fused run or another
 generated handler, a trampoline starting a function, or native code one of these
-called -- and otherwise trips the signal again, so that the next eval-breaker
+called (not a helper's own check, as it starts or loops: that is the middle of an
+instruction, where a call's arguments may be off the stack and in no frame yet,
+and CPython raises at none) -- and otherwise trips the signal again, so that the next eval-breaker
 check asks once more (the interpreter's own work is short: the next check that
 lands in the program comes soon).  The program still sees the default handler:
 signal.getsignal and signal.signal report signal.default_int_handler for it,
@@ -23,6 +25,7 @@ and installing default_int_handler installs this one.
 """
 
 import ctypes
+import dis
 import os
 import signal
 
@@ -46,7 +49,8 @@ _OWN_MODULES = frozenset((
     "tracebacks.py", "typewatch.py", "frameview.py", "handled.py", "generators.py",
     "functions.py", "loop.py", "interrupts.py", "_datastack.py", "_genframes.py",
 ))
-_SAFE, _OWN, _GO_ON = range(3)
+_SAFE, _OWN, _GO_ON, _HELPER = range(4)
+_OWN_CHECKS = frozenset((dis.opmap["RESUME"], dis.opmap["JUMP_BACKWARD"]))
 _kinds = {}      # id(code) -> (code, kind), by identity (the entry keeps the code alive)
 
 
@@ -68,7 +72,7 @@ def _kind(code):
           or "specializ" in code.co_name or code.co_name in _OWN_FUNCTIONS):
         kind = _OWN
     else:
-        kind = _GO_ON       # a helper of a handler (or of a specializer)
+        kind = _HELPER      # a helper of a handler (or of a specializer)
     _kinds[id(code)] = (code, kind)
     return kind
 
@@ -84,10 +88,16 @@ def in_program(frame):
     handler (or generated code, or a trampoline), not the interpreter's own work."""
     bottom = frameview.PROGRAM_BOTTOM
     while frame is not None and frame is not bottom:
-        kind = _kind(frame.f_code)
+        code = frame.f_code
+        kind = _kind(code)
         if kind is _SAFE:
             return True
         if kind is _OWN:
+            return False
+        if kind is _HELPER and code.co_code[frame.f_lasti] in _OWN_CHECKS:
+            # the helper's own eval-breaker check (it starts, or loops): the middle of
+            # an instruction, where a call's operands may be off the stack and in no
+            # frame yet -- not inside native code it called, which may block
             return False
         frame = _host_back(frame)
     return True
