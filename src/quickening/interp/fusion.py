@@ -353,7 +353,9 @@ def _terminate(run, op, arg, nxt, dispatched):
         run.release()
         run.emit("if f.trace is not None or _gone:")
         run.emit(f"return {arg}", 1)
-        run.emit("continue")
+        # (the comment names the back edge this `continue` is: interrupts.py raises
+        # Ctrl-C at the host's check there as CPython raises it at the jump)
+        run.emit(f"continue{BACK_EDGE_MARK}{run.info.prev_start[nxt]}")
         run.loops = True
         run.back_edges.append((dict(run.locals), _loop_invariant(run)))
     elif op in _JUMPS:
@@ -1263,8 +1265,9 @@ def _build(run, instrs):
         # the first turn, leaving for the others at its back edges (_peel)
         body = "\n".join("        " + line for line in prologue + ["while True:"])
         body += "\n" + "\n".join(
-            "            " + (line.replace("continue", "break") if line.strip() == "continue"
-                              else line) for line in run.first_turn)
+            "            " + (line.split("continue")[0] + "break"
+                              if line.lstrip().startswith("continue") else line)
+            for line in run.first_turn)
         body += "\n        while True:\n" + "\n".join("            " + line for line in run.lines)
     elif run.loops:
         body = "\n".join("        " + line for line in prologue + ["while True:"])
@@ -1291,7 +1294,24 @@ def _build(run, instrs):
     namespace = generated.namespace(code, _NAMESPACE)   # (linecache finds its source)
     namespace.update((f"p{i}", v) for i, v in enumerate(run.params))
     namespace["_gone"] = False    # set when the run is made again (refuse)
+    namespace["_back_edges"] = _back_edge_lines(code, source)
     return FunctionType(code, namespace, "fused", (instrs,))
+
+
+BACK_EDGE_MARK = "  # back edge "
+_back_edges_of = {}     # code of a fused function -> {its line: the back edge's pc}
+
+
+def _back_edge_lines(code, source):
+    """The lines of fused function `code` (made from `source`) that go round its
+    loop (`continue`), each with the pc of the JUMP_BACKWARD it stands for."""
+    lines = _back_edges_of.get(code)
+    if lines is None:
+        lines = _back_edges_of[code] = {
+            number: int(text.rsplit(BACK_EDGE_MARK, 1)[1])
+            for number, text in enumerate(source.splitlines(), 1)
+            if BACK_EDGE_MARK in text and text.lstrip().startswith("continue")}
+    return lines
 
 
 MAX_DISPATCHED = 6    # instructions executed through the table per fused function

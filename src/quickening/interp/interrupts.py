@@ -24,10 +24,13 @@ signal.getsignal and signal.signal report signal.default_int_handler for it,
 and installing default_int_handler installs this one.
 """
 
+import _thread
 import ctypes
 import dis
 import os
 import signal
+import threading
+import time
 
 from quickening.interp import facts, frameview
 from quickening.interp.codeinfo import TRAMPOLINES
@@ -60,7 +63,9 @@ def _kind(code):
         return cached[1]
     filename = code.co_filename
     if filename.startswith(_GENERATED):
-        kind = _SAFE        # a fused run, a derived handler, an unpacking helper
+        # a fused run, a derived handler, an unpacking helper; not the module body
+        # of generated source, run as it is made
+        kind = _OWN if code.co_name == "<module>" else _SAFE
     elif id(code) in TRAMPOLINES:
         kind = _SAFE        # a function of the program starting (its RESUME)
     elif not is_internal(code):
@@ -95,23 +100,144 @@ def in_program(frame):
         if kind is _OWN:
             return False
         if kind is _HELPER and code.co_code[frame.f_lasti] in _OWN_CHECKS:
-            # the helper's own eval-breaker check (it starts, or loops): the middle of
-            # an instruction, where a call's operands may be off the stack and in no
-            # frame yet -- not inside native code it called, which may block
-            return False
+            return False        # (the middle of an instruction: see _verdict)
         frame = _host_back(frame)
     return True
 
 
+_RAISE, _DEFER_OWN, _DEFER_PROGRAM, _DEFER_MAYBE_BLOCKED = range(4)
+_JUMP_BACKWARD, _RESUME = dis.opmap["JUMP_BACKWARD"], dis.opmap["RESUME"]
+_CALLS = frozenset(dis.opmap[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"))
+_CHECKS = frozenset((_JUMP_BACKWARD, _RESUME))
+
+
+def _verdict(frame):
+    """What a SIGINT seen in host frame `frame` does: _RAISE it now; or defer it, the
+    interpreter's own work being in the middle (_DEFER_OWN), or the program being
+    at an instruction where CPython does not check (_DEFER_PROGRAM), maybe inside
+    native code that instruction called, which may block (_DEFER_MAYBE_BLOCKED)."""
+    bottom = frameview.PROGRAM_BOTTOM
+    innermost = True
+    while frame is not None and frame is not bottom:
+        code = frame.f_code
+        kind = _kind(code)
+        if kind is _SAFE:
+            return _at_instruction(frame, code) if innermost else _RAISE
+        if kind is _OWN:
+            if (innermost and code.co_name in _WARMING_STUBS
+                    and os.path.basename(code.co_filename) == "fusion.py"
+                    and code.co_code[frame.f_lasti] == _RESUME):
+                # a stub counting a code object's warmth (fusion.arm) as it starts: the
+                # instruction it stands for, nothing done yet
+                values = frame.f_locals
+                return _check_at(values["f"], values["pc"])
+            return _DEFER_OWN
+        if kind is _HELPER:
+            if code.co_code[frame.f_lasti] in _OWN_CHECKS:
+                # the helper's own eval-breaker check (it starts, or loops): the middle of
+                # an instruction, where a call's operands may be off the stack and in no
+                # frame yet -- not inside native code it called, which may block
+                return _DEFER_OWN
+        else:
+            # native code: its own eval-breaker checks are CPython's
+            innermost = False
+        frame = _host_back(frame)
+    return _RAISE
+
+
+def _at_instruction(frame, code):
+    """The verdict for a SIGINT seen by the host's check in a handler, a fused run or
+    a trampoline itself (or a helper of theirs after a native call).  CPython checks
+    at RESUME (a function starting, a generator resumed), at JUMP_BACKWARD and after
+    a call (its native callee returned, or was interrupted); the host also checks as
+    a handler starts or loops and after every native call.  So: at a handler's start
+    or back edge it raises only for RESUME and JUMP_BACKWARD; at a fused run's back
+    edge it raises as that run's JUMP_BACKWARD; after a native call it raises for a
+    call, and for another instruction it is deferred -- unless the program is still
+    inside that native call, blocked: the watchdog then interrupts it (_watch)."""
+    f, pc = _interpreted_at(frame, code)
+    if f is None:
+        return _RAISE       # (a trampoline: a function of the program starting)
+    host_op = code.co_code[frame.f_lasti]
+    if host_op == _JUMP_BACKWARD:
+        jump = frame.f_globals.get("_back_edges", _NO_BACK_EDGES).get(frame.f_lineno)
+        if jump is not None:
+            f.raised_at = jump      # (where the fused run reports it: fusion._build)
+            return _RAISE
+    if host_op in _OWN_CHECKS:
+        return _check_at(f, pc)
+    op = f.info.opcodes[pc]
+    if op in _CALLS:
+        return _RAISE
+    return _DEFER_MAYBE_BLOCKED
+
+
+_NO_BACK_EDGES = {}
+_WARMING_STUBS = frozenset(("_warm_jump", "_warm_entry"))
+
+
+def _check_at(f, pc):
+    """Raise at instruction pc of interpreted frame f, about to run, only if CPython
+    checks there: JUMP_BACKWARD, RESUME but after a `yield from` or an await."""
+    op = f.info.opcodes[pc]
+    if op == _JUMP_BACKWARD or (op == _RESUME and f.info.opargs[pc] & 3 < 2):
+        return _RAISE
+    return _DEFER_PROGRAM
+
+
+def _interpreted_at(frame, code):
+    """(interpreted frame, pc of the instruction it runs) for a handler's or a fused
+    run's host frame; (None, None) for a trampoline."""
+    names = code.co_varnames
+    if code.co_argcount < 4 or names[:2] != ("f", "stack"):
+        return None, None
+    values = frame.f_locals
+    f = values["f"]
+    if code.co_name == "fused":
+        at = values.get("at")      # (unset as the run starts: at its entry, `arg`)
+        return f, (values["arg"] if at is None else at)
+    nxt = values.get(names[3])
+    if type(nxt) is not int or nxt not in f.info.prev_start:
+        return None, None
+    return f, f.info.prev_start[nxt]
+
+
+_pending = [0]      # how many times the SIGINT not raised yet was deferred
+_force = [False]    # the watchdog found the program blocked: raise where it is
+
+
 def _on_sigint(signum, frame):
-    if in_program(frame):
+    verdict = _verdict(frame)
+    if verdict is _RAISE or (_force[0] and verdict is not _DEFER_OWN):
+        _pending[0] = 0
+        _force[0] = False
         signal.default_int_handler(signum, frame)
-    else:
-        # tripped again, as if it arrived now, by a pending call (C, run at the next
-        # eval-breaker check): the check after it calls this once more.  (Tripped
-        # from here, the check that follows the call would call this again inside
-        # this frame, and so on without end; signal.raise_signal checks at once.)
-        _add_pending_call(_SET_INTERRUPT, signal.SIGINT)
+    # tripped again, as if it arrived now, by a pending call (C, run at the next
+    # eval-breaker check): the check after it calls this once more.  (Tripped
+    # from here, the check that follows the call would call this again inside
+    # this frame, and so on without end; signal.raise_signal checks at once.)
+    first = not _pending[0]
+    _pending[0] += 1
+    _add_pending_call(_SET_INTERRUPT, signal.SIGINT)
+    if first:
+        _thread.start_new_thread(_watch, (threading.main_thread().ident,))
+
+
+WATCH_SECONDS = 0.05
+
+
+def _watch(main_ident):
+    """A deferred SIGINT meets an eval-breaker check again at once, unless the
+    program is blocked in native code (a read, a sleep) an instruction called:
+    when no check has come for WATCH_SECONDS, interrupt that call as CPython would
+    (a second SIGINT, raised where the program is)."""
+    seen = 0
+    while _pending[0] and _pending[0] != seen:
+        seen = _pending[0]
+        time.sleep(WATCH_SECONDS)
+    if _pending[0]:
+        _force[0] = True
+        signal.pthread_kill(main_ident, signal.SIGINT)
 
 
 # Py_AddPendingCall(func, arg) with func PyErr_SetInterruptEx (int (*)(int): the
