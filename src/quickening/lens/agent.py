@@ -165,8 +165,9 @@ class _Addresses(object):
     thread gets one turn per switch interval, too few to see a site that
     re-targets many times a millisecond.  A text file: a header line
     ``quickening-lens-addrs 1 PID T0`` (T0: the agent's perf_counter origin),
-    then ``CID ADDRESS NBYTES`` lines (again with `` O1,O2,..`` once the
-    code object ran: its cells that move all the time, see _send_meta).  Nothing is written unless the
+    then ``CID ADDRESS NBYTES`` lines (again with `` O1,O2,.. C1,C2,..`` once
+    the code object ran: its cells that move all the time and its counters,
+    see _send_meta and publish_moving).  Nothing is written unless the
     layout is checked: the stream is a code object's inline array at
     type(code).__basicsize__."""
 
@@ -205,13 +206,16 @@ class _Addresses(object):
             self._send("".join("%d %d %d\n" % (e[0], _address(e[1]) + base, len(e[2]))
                                for e in entries))
 
-    def publish_moving(self, cid, code, offsets):
-        """``CID ADDRESS NBYTES O1,O2,..``: byte offsets of 2-byte cells of
-        a published stream whose changes alone are not worth a copy."""
+    def publish_moving(self, cid, code, offsets, counters):
+        """``CID ADDRESS NBYTES O1,O2,.. C1,C2,..``: byte offsets of 2-byte
+        cells of a published stream whose changes alone are not worth a
+        copy (``-``: none), then those of its sites' counters (one 16-bit
+        store each: a copy caught while one changes is not torn)."""
         if self.fd is not None:
-            self._send("%d %d %d %s\n" % (cid, _address(code) + self.base,
-                                           len(code._co_code_adaptive),
-                                           ",".join(map(str, offsets))))
+            self._send("%d %d %d %s %s\n" % (cid, _address(code) + self.base,
+                                              len(code._co_code_adaptive),
+                                              ",".join(map(str, offsets)) or "-",
+                                              ",".join(map(str, counters)) or "-"))
 
 
 _MAX_DYNAMIC = 2000
@@ -535,8 +539,10 @@ class Agent(object):
         cells = self.decode.moving_cells(self.tables, co_code)
         if cells:
             self.by_cid[cid][6] = self.decode.spans_between(cells, len(co_code))
-            if self.addrs is not None and self.published:
-                self.addrs.publish_moving(cid, code, cells)
+        if self.addrs is not None and self.published:
+            counters = [off + 2 for off, op, arg, ncache in struct if ncache]
+            if cells or counters:
+                self.addrs.publish_moving(cid, code, cells, counters)
 
     def _loop_meta(self, code, positions):
         """[(offset, line of the back edge, line of the loop's head)]."""

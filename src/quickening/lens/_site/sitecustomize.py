@@ -1,8 +1,10 @@
 """Start-up shim for `quickening watch` (put on PYTHONPATH of the watched child).
 
-Loads the lens agent by file path, removes itself from sys.path and from
-PYTHONPATH (so the program's own subprocesses are not watched) and chains to
-any other ``sitecustomize`` the program's environment would have imported.
+Loads the lens agent by file path (the runner puts a copy compiled by the
+watched interpreter on the path, see quickening.lens.runner._shim_dir),
+removes itself from sys.path and from PYTHONPATH (so the program's own
+subprocesses are not watched) and chains to any other ``sitecustomize`` the
+program's environment would have imported.
 """
 import os
 import sys
@@ -51,6 +53,8 @@ def _from_source(path):
 def _quickening_lens_boot():
     here = os.path.dirname(os.path.abspath(__file__))
     env = os.environ
+    # the lens's directory: this file may be its compiled copy in the cache
+    home = env.pop("QUICKENING_LENS_HOME", None) or os.path.dirname(here)
     orig = env.pop("QUICKENING_LENS_ORIG_PYTHONPATH", None)
     if orig is None:
         env.pop("PYTHONPATH", None)
@@ -64,7 +68,7 @@ def _quickening_lens_boot():
         env.pop("QUICKENING_LENS_OUT", None)   # the parent explains why
         return None
     try:
-        path = os.path.join(os.path.dirname(here), "agent.py")
+        path = os.path.join(home, "agent.py")
         mod = _from_blob(env.pop("QUICKENING_LENS_CODE", None), path)
         if mod is None:
             mod = _from_source(path)
