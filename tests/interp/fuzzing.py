@@ -132,6 +132,16 @@ def _fz_drive(a):
     return _fz_repr(a)
 
 
+class _FzLoopLimit(BaseException):
+    pass
+
+
+def _fz_turn(loop, _turns={}):
+    turns = _turns[loop] = _turns.get(loop, 0) + 1
+    if turns > 1000:
+        raise _FzLoopLimit(loop)
+
+
 def _fz_consume(*args, **kwargs):
     return [_fz_drive(a) for a in args] + [_fz_drive(a) for a in kwargs.values()]
 
@@ -257,6 +267,25 @@ class _Instrument(ast.NodeTransformer):
         return ast.copy_location(ast.Expr(call), node)
 
 
+class _BoundLoops(ast.NodeTransformer):
+    """Each `while` loop goes round at most 1000 times (_fz_turn), then raises
+    _FzLoopLimit (a BaseException: the program's `except Exception` lets it by;
+    the statement's guard reports it).  Generated loops often cannot end
+    (`while name_3: pass` over a true name): unbounded, such a program is skipped
+    on the native side's time limit and compares nothing."""
+
+    def __init__(self):
+        self.loops = 0
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        turn = ast.Expr(ast.Call(ast.Name("_fz_turn", ast.Load()),
+                                 [ast.Constant(self.loops)], []))
+        self.loops += 1
+        node.body.insert(0, ast.copy_location(turn, node))
+        return node
+
+
 def _guard(stmt):
     handler = ast.ExceptHandler(
         ast.Name("BaseException", ast.Load()), "_fz_e",
@@ -292,6 +321,7 @@ def instrument(source):
     tree = ast.parse(source)
     tree = _DropModuleGlobals().visit(tree)
     tree = _Instrument().visit(tree)
+    tree = _BoundLoops().visit(tree)
     body = []
     for stmt in tree.body:
         if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
