@@ -23,7 +23,7 @@ LAYERS = (
         "quickening.interp.hardening",
         "quickening.interp.facts", "quickening.interp.typewatch", "quickening.interp.escapes",
         "quickening.interp.shutdown", "quickening.interp.handled", "quickening.interp.codecache",
-        "quickening.interp.generated",
+        "quickening.interp.generated", "quickening.interp.quiet",
     )),
     ("core", "the instruction table, code info, frames, quickening's sites and counters", (
         "quickening.interp.ops", "quickening.interp.ops.registry", "quickening.interp.quicken",

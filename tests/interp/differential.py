@@ -252,17 +252,18 @@ if _out and _dir:
 """
 
 
-def _run_recorded(args, cwd, stdin, program_dir, site_dir):
+def _run_recorded(args, cwd, stdin, program_dir, site_dir, record=True):
     """run_program with the sitecustomize above; the CompletedProcess gets
     .starts (a set of (file, qualname, first line), None when the process wrote
-    no record: it did not get to its exit handlers) and .escapes."""
+    no record: it did not get to its exit handlers, or record is false) and .escapes."""
     out = os.path.join(site_dir, "record.json")
     env = dict(os.environ)
     old_path = env.get("PYTHONPATH", "")
     env["PYTHONPATH"] = site_dir + (os.pathsep + old_path if old_path else "")
     env["QUICKENING_DIFFERENTIAL_PYTHONPATH"] = old_path
-    env["QUICKENING_DIFFERENTIAL_OUT"] = out
-    env["QUICKENING_DIFFERENTIAL_DIR"] = program_dir
+    if record:
+        env["QUICKENING_DIFFERENTIAL_OUT"] = out
+        env["QUICKENING_DIFFERENTIAL_DIR"] = program_dir
     proc = run_program(args, cwd=cwd, stdin=stdin, env=env)
     proc.starts = proc.escapes = None
     if os.path.exists(out):
@@ -279,18 +280,21 @@ def _run_recorded(args, cwd, stdin, program_dir, site_dir):
 INTERPRETED_COMMAND = [PYTHON, "-m", "quickening", "run"]
 
 
-def as_programs(path, *argv, stdin=None, extra=(), cwd=None):
+def as_programs(path, *argv, stdin=None, extra=(), cwd=None, native_starts=True):
     """(native, interpreted) CompletedProcess for `python path argv` and `quickening run`
     (in cwd, by default the script's directory).  Each has .starts, the program's
     code objects started (natively: CPython's PY_START), and the interpreted one
-    .escapes (see _run_recorded)."""
+    .escapes (see _run_recorded).  native_starts=False: the native run is not
+    watched (.starts None): a sys.monitoring tool changes what CPython 3.13.0's
+    legacy tracing reports (pdb.set_trace stops a line later)."""
     cwd = cwd or os.path.dirname(os.path.abspath(path))
     program_dir = os.path.dirname(os.path.realpath(os.path.join(cwd, path)))
     # one directory for both runs: sys.path is alike
     with tempfile.TemporaryDirectory() as site_dir:
         with open(os.path.join(site_dir, "sitecustomize.py"), "w") as fh:
             fh.write(_SITECUSTOMIZE)
-        nat = _run_recorded([PYTHON, path, *argv], cwd, stdin, program_dir, site_dir)
+        nat = _run_recorded([PYTHON, path, *argv], cwd, stdin, program_dir, site_dir,
+                            record=native_starts)
         interp = _run_recorded([*INTERPRETED_COMMAND, *extra, path, *argv],
                                cwd, stdin, program_dir, site_dir)
     return nat, interp

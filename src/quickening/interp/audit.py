@@ -17,17 +17,77 @@ innermost of the interpreter's frames under it is bookkeeping, specializing,
 fusing, a frame walk); an event raised under an instruction's handler or
 generated code is the program's operation, and reaches the hook.  (What the wrapper
 does itself -- sys._getframe -- is dropped the same way.)
+
+Under an instruction's handler, and in generated code, the interpreter still
+does work of its own, millions of times: id() of a callable or a type for its
+tables, `func.__code__` to find a trampoline, `frame.f_code`.  These raise
+`builtins.id` and `object.__getattr__`, and are told apart by the instruction
+of the interpreter's code that raised the event (_own_read): an attribute read
+written out in its source (LOAD_ATTR: the program's reads of the audited
+attributes go through getattr(), lowering.source_attribute), or a call whose
+callee is the builtin name `id` (not the program's callable, which a handler
+holds in a variable: `id` passed to map() by the program reaches the hook).
+Nothing of this runs unless the program added a hook.
 """
 
+import dis
 import sys
 from _thread import get_ident
 
+from quickening.interp import facts
+from quickening.interp.generated import GENERATED_PREFIX as _GENERATED
 from quickening.interp.interrupts import in_program
+from quickening.interp.quiet import AUDIT_FOR_CALLER_CODE, HOOKED, RUNNING as _running, quietly
+from quickening.interp.tracebacks import is_internal
 
 _orig_addaudithook = sys.addaudithook
 _orig_getframe = sys._getframe
-_running = set()     # thread idents inside a wrapped hook (or its classification)
 _installed = [False]
+_host_back = facts.NATIVE_GETTERS["f_back"]    # (the host's chain: frameview replaces f_back)
+_OWN_READ_EVENTS = frozenset(("builtins.id", "object.__getattr__", "object.__setattr__",
+                              "object.__delattr__"))
+_LOAD_ATTR = dis.opmap["LOAD_ATTR"]
+_WRITES = {"object.__setattr__": dis.opmap["STORE_ATTR"],
+           "object.__delattr__": dis.opmap["DELETE_ATTR"]}
+_CALLS = frozenset(dis.opmap[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"))
+_id_calls = {}     # id(code) -> (code, offsets of its calls of the name `id`)
+
+
+def _calls_of_id(code):
+    """The offsets of the calls in `code` whose callee is the global name `id`: the
+    call starts where a LOAD_GLOBAL of `id` does (the callee expression begins
+    with the name; without column numbers, on its line)."""
+    cached = _id_calls.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    positions = list(code.co_positions())
+    starts = set()
+    calls = []
+    for ins in dis.get_instructions(code):
+        if ins.opname == "LOAD_GLOBAL" and ins.argval == "id":
+            starts.add(positions[ins.offset // 2][::2])
+        elif ins.opcode in _CALLS:
+            calls.append(ins.offset)
+    offsets = frozenset(o for o in calls if positions[o // 2][::2] in starts)
+    _id_calls[id(code)] = (code, offsets)
+    return offsets
+
+
+def _own_read(frame, event):
+    """Whether the audit event `event` (builtins.id, object.__getattr__) raised in
+    host frame `frame` is the interpreter's own id() or attribute read (see the
+    module's docstring)."""
+    code = frame.f_code
+    if not is_internal(code):
+        return False        # native code the program called: its operation
+    lasti = frame.f_lasti
+    if event == "object.__getattr__":
+        return code.co_code[lasti] == _LOAD_ATTR
+    if event == "builtins.id":
+        return lasti in _calls_of_id(code)
+    # a store written out in the interpreter's own source (generated code writes the
+    # program's `o.name = v` out: lowering.store_attr_shape)
+    return code.co_code[lasti] == _WRITES[event] and not code.co_filename.startswith(_GENERATED)
 
 
 def _wrapped(hook):
@@ -41,7 +101,10 @@ def _wrapped(hook):
                 raiser = _orig_getframe(1)
             except ValueError:       # no Python frame: the program's (start-up, shutdown)
                 raiser = None
-            if raiser is not None and not in_program(raiser):
+            if raiser is not None and raiser.f_code is AUDIT_FOR_CALLER_CODE:
+                raiser = _host_back(_host_back(raiser))    # (quiet.audit_for_caller)
+            if raiser is not None and (not in_program(raiser)
+                                       or (event in _OWN_READ_EVENTS and _own_read(raiser, event))):
                 return
             hook(event, args)
         finally:
@@ -49,21 +112,8 @@ def _wrapped(hook):
     return audit
 
 
-def quietly(call, *args):
-    """call(*args) as the interpreter's own work, whatever frame it runs in: the audit
-    events it raises reach no hook the program added (the intercepts of audited
-    functions raise the program's event themselves)."""
-    me = get_ident()
-    if me in _running:
-        return call(*args)
-    _running.add(me)
-    try:
-        return call(*args)
-    finally:
-        _running.discard(me)
-
-
 def addaudithook(hook):
+    HOOKED[0] = True
     return _orig_addaudithook(_wrapped(hook))
 
 

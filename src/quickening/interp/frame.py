@@ -36,6 +36,7 @@ class Frame:
     trace_pending = None   # f_trace set while the thread does not trace (runtime._settrace)
     trace_line = -1        # the line of the last 'line' event
     trace_prev = -1        # the pc executed last while traced
+    trace_opcodes = False  # f_trace_opcodes: an 'opcode' event before each instruction
     raised_at = -1         # set by a fused run (fusion.py): the instruction that raised
     stopped = None         # a frame loop.enter() ran and handed to the loop: where it
                            # stopped (a handler's signal or pc, or the exception raised)

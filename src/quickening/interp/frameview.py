@@ -39,6 +39,7 @@ from quickening.interp.frame import thread_state, traced_from_here
 from quickening.interp.generated import is_fused
 from quickening.interp.handled import write_unraisable
 from quickening.interp.localsproxy import f_locals
+from quickening.interp.quiet import AUDITED_READS, HOOKED, audit_for_caller
 from quickening.interp.tracebacks import is_internal, place, strip_internal
 
 _orig_getframe = sys._getframe     # (the host's: hostframes.install replaces it later)
@@ -148,7 +149,14 @@ class FrameView:
             frame.trace_pending = fn
 
     f_trace_lines = True
-    f_trace_opcodes = False
+
+    @property
+    def f_trace_opcodes(self):
+        return self._frame.trace_opcodes
+
+    @f_trace_opcodes.setter
+    def f_trace_opcodes(self, on):
+        self._frame.trace_opcodes = bool(on)
 
     def clear(self):
         pass
@@ -413,7 +421,8 @@ _live_pending = True
 def _override_live():
     global _live_pending
     _live_pending = False
-    override_getsets(_FrameType, _FRAME_GETTERS, {"f_trace": _set_live_trace})
+    override_getsets(_FrameType, _FRAME_GETTERS, {"f_trace": _set_live_trace,
+                                                  "f_trace_opcodes": _set_live_trace_opcodes})
     _override_clear()
 
 
@@ -456,6 +465,21 @@ def _set_live_trace(obj, value):
     return NATIVE     # (the frame object's own field too)
 
 
+def _live_trace_opcodes(obj):
+    frame = live_frame(obj) if LIVE else None
+    return NATIVE if frame is None else frame.trace_opcodes
+
+
+def _set_live_trace_opcodes(obj, value):
+    frame = live_frame(obj) if LIVE else None
+    if frame is None:
+        return NATIVE
+    # (not the frame object's own field: its setter would have CPython instrument
+    # the code object the frame object shows for opcode events of its own)
+    frame.trace_opcodes = bool(value)
+    return None
+
+
 def _host_kind_of(host):
     code = host.f_code
     cached = _host_kinds.get(id(code))
@@ -486,7 +510,7 @@ def _program_back(obj):
 
 
 _FRAME_GETTERS = {"f_lineno": _live_lineno, "f_lasti": _live_lasti, "f_locals": _live_locals,
-                  "f_trace": _live_trace}
+                  "f_trace": _live_trace, "f_trace_opcodes": _live_trace_opcodes}
 _BACK_GETTER = {"f_back": _program_back}
 _back_pending = True
 
@@ -513,9 +537,14 @@ _new_getset = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object, ctypes.c_voi
 _type_modified = ctypes.PYFUNCTYPE(None, ctypes.py_object)(("PyType_Modified", ctypes.pythonapi))
 
 
-def _make_getter(live, original, type_):
+def _make_getter(live, original, type_, audited=None):
+    """(audited: the attribute's name if CPython's getter raises object.__getattr__:
+    this one raises it for its caller, the program's read or the interpreter's; the
+    original's own event, raised here, is the interpreter's -- audit.py)"""
     def get(obj, closure):
         try:
+            if audited is not None and HOOKED[0]:
+                audit_for_caller("object.__getattr__", obj, audited)
             value = live(obj)
             if value is NATIVE:
                 value = original.__get__(obj, type_)
@@ -557,7 +586,8 @@ def override_getsets(type_, getters, setters=None):
     for name, live in getters.items():
         original = namespace[name]
         odef = _GetSetDef.from_address(facts.getset_def(original))
-        getter = _GETTER(_make_getter(live, original, type_))
+        getter = _GETTER(_make_getter(live, original, type_,
+                                      name if name in AUDITED_READS else None))
         setter = _SETTER(_make_setter(setters[name], original)) if name in setters else None
         gdef = _GetSetDef(odef.name, ctypes.cast(getter, ctypes.c_void_p).value,
                           ctypes.cast(setter, ctypes.c_void_p).value if setter else odef.set,

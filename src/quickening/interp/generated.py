@@ -46,6 +46,7 @@ def filename(kind, source, where=""):
     return os.path.join(_DIR, label)
 
 
+GENERATED_PREFIX = os.path.join(_DIR, "<")     # (what every generated file name starts with)
 FUSED_RUN = "fused run"       # the kind of fusion.py's runs
 
 

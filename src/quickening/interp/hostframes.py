@@ -1,4 +1,5 @@
-"""`sys._getframe()`, `sys._getframemodulename()`, `warnings.warn` called by *native* code.
+"""`sys._getframe()`, `sys._getframemodulename()`, `warnings.warn`, `sys.settrace()`
+called by *native* code.
 
 Interpreted code calling these is answered by runtime.py's intercepts.  But
 native library code asks too, about its callers: `doctest.DocTestSuite()`
@@ -11,22 +12,32 @@ Natively those see the interpreter's own frames (the loop, a handler)
 instead of the interpreted caller.  `install()` replaces the two functions
 (and warnings.warn) with versions that walk the host stack and put, in place of each
 run of the evaluation loop, the interpreted frames it is running (views,
-innermost first); the interpreter's own frames are skipped.  Called from
-quickening's own code they behave exactly as the originals.
+innermost first); the interpreter's own frames are skipped.  A debugger
+(pdb.set_trace, breakpoint()) sets the f_trace of the program's frames and then
+calls sys.settrace natively: the host's tracer would trace the interpreter's
+frames (pdb stopped in an instruction's handler), so the trace function becomes
+the interpreted frames', as sys.settrace called by interpreted code does
+(runtime.py); sys.gettrace answers it.  Called from quickening's own code they
+behave exactly as the originals.
 """
 
 import sys
 import types
 import warnings
 
+from quickening.interp import tracing
 from quickening.interp.codeinfo import TRAMPOLINES
 from quickening.interp.facts import NATIVE_GETTERS
+from quickening.interp.frame import thread_state
 from quickening.interp.frameview import (_carrier_codes, as_frame_object, install_program_back,
                                          live_frame, program_bottom, view_of)
+from quickening.interp.quiet import audit_for_caller, quietly
 from quickening.interp.sitestate import LiveCode
 from quickening.interp.tracebacks import is_internal
 
 _orig_getframe = sys._getframe
+_orig_settrace = sys.settrace
+_orig_gettrace = sys.gettrace
 _host_locals = type(sys._getframe()).__dict__["f_locals"].__get__
 _host_back = NATIVE_GETTERS["f_back"]      # (not the program's view: frameview)
 _orig_getframemodulename = getattr(sys, "_getframemodulename", None)
@@ -60,20 +71,34 @@ def _frame_at(caller, depth):
     raise ValueError("call stack is not deep enough")
 
 
+# (The walks are the interpreter's work: audit hooks the program added see the one
+# event CPython's function raises, for its caller: quiet.py.)
 def getframe(depth=0, /):
-    caller = _orig_getframe(1)
+    caller = quietly(_orig_getframe, 2)
     if is_internal(caller.f_code):
         return _orig_getframe(depth + 1)
     depth = depth.__index__()
+    frame = quietly(_frame_object_at, caller, depth)
+    audit_for_caller("sys._getframe", frame)
+    return frame
+
+
+def _frame_object_at(caller, depth):
     return as_frame_object(_frame_at(caller, depth))
 
 
 def getframemodulename(depth=0):
-    caller = _orig_getframe(1)
+    caller = quietly(_orig_getframe, 2)
     if is_internal(caller.f_code):
         return _orig_getframemodulename(depth + 1)
+    depth = depth.__index__()
+    audit_for_caller("sys._getframemodulename", depth)
+    return quietly(_module_name_at, caller, depth)
+
+
+def _module_name_at(caller, depth):
     try:
-        frame = _frame_at(caller, depth.__index__())
+        frame = _frame_at(caller, depth)
     except ValueError:
         return None
     return module_name_of(frame)
@@ -95,6 +120,20 @@ def module_name_of(frame):
     return frame.f_globals.get("__name__")
 
 
+def settrace(function, /):
+    if is_internal(_orig_getframe(1).f_code):
+        return _orig_settrace(function)
+    ts = thread_state()
+    tracing.settrace_from(ts, ts.frame, function)
+    return None
+
+
+def gettrace():
+    if is_internal(_orig_getframe(1).f_code):
+        return _orig_gettrace()
+    return thread_state().tracer
+
+
 _orig_warn = warnings.warn
 
 
@@ -110,7 +149,7 @@ def warn(message, category=None, stacklevel=1, source=None, *, skip_file_prefixe
                           skip_file_prefixes=skip_file_prefixes)  # CPython words the error
     if skip_file_prefixes:
         stacklevel = max(2, stacklevel)
-    frames = _walk(_orig_getframe(1))
+    frames = _walk(quietly(_orig_getframe, 2))
     frame = next(frames, None)
     if stacklevel <= 0 or (frame is not None and _is_importlib_frame(frame)):
         while stacklevel > 1 and frame is not None:
@@ -130,6 +169,11 @@ def warn(message, category=None, stacklevel=1, source=None, *, skip_file_prefixe
     module = globals_["__name__"] if "__name__" in globals_ else "<string>"
     registry = globals_.setdefault("__warningregistry__", {})
     warnings.warn_explicit(message, category, filename, lineno, module, registry, None, source)
+
+
+# (replacement, original) of each function install() replaces
+REPLACEMENTS = ((getframe, _orig_getframe), (getframemodulename, _orig_getframemodulename),
+                (warn, _orig_warn), (settrace, _orig_settrace), (gettrace, _orig_gettrace))
 
 
 def _is_importlib_frame(frame):
@@ -193,8 +237,10 @@ def install():
         getframemodulename.__doc__ = _orig_getframemodulename.__doc__
         sys._getframemodulename = getframemodulename
     warn.__doc__ = _orig_warn.__doc__
-    for new, orig in ((getframe, _orig_getframe), (getframemodulename, _orig_getframemodulename),
-                      (warn, _orig_warn)):
+    for new, orig in ((settrace, _orig_settrace), (gettrace, _orig_gettrace)):
+        new.__doc__ = orig.__doc__
+        sys.__dict__[orig.__name__] = new
+    for new, orig in REPLACEMENTS:
         if orig is not None:  # as the builtins they stand for (inspect checks)
             new.__text_signature__ = getattr(orig, "__text_signature__", None)
     warnings.warn = warn
@@ -208,6 +254,8 @@ def uninstall():
         return
     _installed = False
     sys._getframe = _orig_getframe
+    sys.settrace = _orig_settrace
+    sys.gettrace = _orig_gettrace
     warnings.warn = _orig_warn
     if _orig_getframemodulename is not None:
         sys._getframemodulename = _orig_getframemodulename

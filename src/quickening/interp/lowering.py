@@ -11,6 +11,7 @@ internals.
 import keyword
 
 from quickening.interp import host
+from quickening.interp.quiet import AUDITED_READS
 
 _OP = host.OPMAP
 # the types whose instances a comparison or a truth test turns into bool without code of
@@ -81,9 +82,11 @@ def source_attribute(name):
     """`name` as written after a dot in generated source, or None when it cannot be
     (not an ASCII identifier, a keyword, __debug__).  `o.name` runs the same
     PyObject_GetAttr/SetAttr as getattr/setattr, and the host specializes it:
-    about 25 ns less per access.  ({name} in a member's templates.)"""
+    about 25 ns less per access.  ({name} in a member's templates.)  None too for
+    the attributes whose read raises an audit event: written out, the read could not
+    be told from the interpreter's own (audit.py); through getattr() it is the program's."""
     if (type(name) is str and name.isascii() and name.isidentifier()
-            and not keyword.iskeyword(name) and name != "__debug__"):
+            and not keyword.iskeyword(name) and name != "__debug__" and name not in AUDITED_READS):
         return name
     return None
 

@@ -12,6 +12,7 @@ line, run with its globals, so the frame such code finds is the user's.
 import types
 
 from quickening.interp import tracebacks
+from quickening.interp.quiet import quietly
 
 _TEMPLATE = compile("def __masquerade__(func, args, kwargs):\n    return func(*args, **kwargs)\n",
                     "<masquerade>", "exec").co_consts[0]
@@ -63,9 +64,14 @@ def _flat_linetable(code):
 def call_as(f, func, args, kwargs):
     """func(*args, **kwargs), called from a native frame that looks like f."""
     info = f.info
-    code = masquerade_code(info, info.line_at(f.info.prev_start.get(f.pc, f.pc)))
-    stub = types.FunctionType(code, f.globals)
+    # (making the stub is the interpreter's work: its code.__new__ and function.__new__
+    # events are no hook's; the call through it is the program's)
+    stub = quietly(_stub, info, info.line_at(f.info.prev_start.get(f.pc, f.pc)), f.globals)
     return stub(func, args, kwargs or {})
+
+
+def _stub(info, line, globals_):
+    return types.FunctionType(masquerade_code(info, line), globals_)
 
 
 def wants(func):

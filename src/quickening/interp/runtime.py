@@ -444,18 +444,7 @@ def _settrace(f, func, args, kwargs):
     _no_kwargs("settrace", kwargs)
     if len(args) != 1:
         return func(*args)
-    ts = thread_state()
-    tracer = args[0]
-    tracing.set_tracer(ts, tracer)
-    # the frames running in this thread: their f_trace is called only while tracing
-    frame = f
-    while frame is not None:
-        if tracer is None and frame.trace is not None:
-            frame.trace_pending, frame.trace = frame.trace, None
-        elif tracer is not None and frame.trace_pending is not None:
-            frame.trace, frame.trace_pending = frame.trace_pending, None
-            tracing.traced_from_here(frame)
-        frame = frame.back
+    tracing.settrace_from(thread_state(), f, args[0])
     return None
 
 
@@ -612,10 +601,8 @@ def _host_depth():
 
 
 # interpreted code calling hostframes' replacements of sys._getframe,
-# sys._getframemodulename and warnings.warn (`quickening run` installs them) gets
-# the intercepts of the originals
-for _orig, _new in ((hostframes._orig_getframe, hostframes.getframe),
-                    (hostframes._orig_getframemodulename, hostframes.getframemodulename),
-                    (hostframes._orig_warn, hostframes.warn)):
+# sys._getframemodulename, warnings.warn, sys.settrace and sys.gettrace (`quickening
+# run` installs them) gets the intercepts of the originals
+for _new, _orig in hostframes.REPLACEMENTS:
     if _orig is not None and id(_orig) in INTERCEPTS:
         INTERCEPTS[id(_new)] = INTERCEPTS[id(_orig)]

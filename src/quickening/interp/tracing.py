@@ -7,13 +7,14 @@ which reports a 'line' event before the first instruction of each new line
 (and of a line reached again by a jump backwards), as CPython 3.13 does.
 """
 
-from quickening.interp import frameview
+from quickening.interp import frameview, host
 from quickening.interp.frame import traced_from_here
 
 # True while no thread has a trace function set (a list: fused code reads it).  A
 # callee written into its caller's run has no frame (inlining.py): only then.
 NO_TRACER = [True]
 _TRACING = set()    # the thread states with one (their ids)
+_JUMPS_BACK = frozenset(host.OPMAP[name] for name in ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"))
 
 
 def set_tracer(ts, fn):
@@ -24,6 +25,20 @@ def set_tracer(ts, fn):
     else:
         _TRACING.add(id(ts))
     NO_TRACER[0] = not _TRACING
+
+
+def settrace_from(ts, frame, tracer):
+    """sys.settrace(tracer) called in interpreted frame `frame` (or by native code it
+    called): the thread's trace function, and the frames running in this thread keep
+    their f_trace -- called only while the thread traces."""
+    set_tracer(ts, tracer)
+    while frame is not None:
+        if tracer is None and frame.trace is not None:
+            frame.trace_pending, frame.trace = frame.trace, None
+        elif tracer is not None and frame.trace_pending is not None:
+            frame.trace, frame.trace_pending = frame.trace_pending, None
+            traced_from_here(frame)
+        frame = frame.back
 
 
 def _call(ts, fn, frame, event, arg):
@@ -72,7 +87,10 @@ def on_exception(ts, frame, exc):
 
 
 def step(ts, f, stack, pc):
-    """Execute one instruction of a traced frame, reporting a new line first."""
+    """Execute one instruction of a traced frame, reporting a new line first (and
+    the instruction, when the frame's f_trace_opcodes is set: after the line, as
+    CPython 3.13 does; a debugger's set_trace stops so at the instruction after
+    its call)."""
     info = f.info
     if pc > info.first_traceable:
         line = info.lines[pc]
@@ -80,6 +98,14 @@ def step(ts, f, stack, pc):
                                  (pc < f.trace_prev and pc in info.line_starts)):
             f.trace_line = line
             _local(ts, f, "line", None)
+        if f.trace_opcodes and f.trace is not None:
+            _local(ts, f, "opcode", None)
     f.trace_prev = pc
-    h, arg, nxt = f.info.plain[pc]     # one by one, never a fused run (fusion.py)
-    return h(f, stack, arg, nxt)
+    h, arg, nxt = info.plain[pc]     # one by one, never a fused run (fusion.py)
+    went_on = h(f, stack, arg, nxt)
+    while went_on == pc and info.opcodes[pc] not in _JUMPS_BACK:
+        # an adaptive handler specialized its site and has it run again: the same
+        # instruction (no second 'opcode' event); only a jump back goes on at itself
+        h, arg, nxt = info.plain[pc]
+        went_on = h(f, stack, arg, nxt)
+    return went_on

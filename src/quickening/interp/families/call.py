@@ -82,13 +82,11 @@ _masquerade, _call_as = masquerade.wants, masquerade.call_as
 
 
 # Python functions the interpreter installs in place of builtins (sys._getframe,
-# sys._getframemodulename, warnings.warn: hostframes.py), by id -> the builtin.
-# CPython calls the builtin, so a site calling a stand-in specializes (and
-# guards) as for the builtin it stands for.
+# sys._getframemodulename, warnings.warn, sys.settrace, sys.gettrace: hostframes.py),
+# by id -> the builtin.  CPython calls the builtin, so a site calling a stand-in
+# specializes (and guards) as for the builtin it stands for.
 STANDINS = {}
-for _standin, _orig in ((hostframes.getframe, hostframes._orig_getframe),
-                        (hostframes.getframemodulename, hostframes._orig_getframemodulename),
-                        (hostframes.warn, hostframes._orig_warn)):
+for _standin, _orig in hostframes.REPLACEMENTS:
     if _orig is not None and type(_orig) is BuiltinFunctionType:
         STANDINS[id(_standin)] = _orig
 

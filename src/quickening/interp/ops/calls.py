@@ -155,11 +155,18 @@ def set_function_attribute(f, stack, arg, nxt):
     elif arg == 4 and type(value) is tuple:
         # the compiler passes annotations as a flat (name, value, ...) tuple
         func.__annotations__ = dict(zip(value[::2], value[1::2]))
-    else:
-        setattr(func, _FUNCTION_ATTRIBUTES[arg], value)
-        if arg <= 2 and facts.PROBLEM is None:
+    elif arg <= 2:
+        # (written out, not setattr(): the setters raise object.__setattr__, which an
+        # audit hook must not see for this, the interpreter's own store -- audit.py)
+        if arg == 1:
+            func.__defaults__ = value
+        else:
+            func.__kwdefaults__ = value
+        if facts.PROBLEM is None:
             # CPython's SET_FUNCTION_ATTRIBUTE keeps the version MAKE_FUNCTION
             # gave (the __defaults__ / __kwdefaults__ setters reset it)
             facts.assign_function_version(func)
+    else:
+        setattr(func, _FUNCTION_ATTRIBUTES[arg], value)
     stack.append(func)
     return nxt
