@@ -5,6 +5,8 @@ f_back; and what is read through that code at the frame's instruction (line,
 positions, locals) is the real code's.  Each snippet runs natively and
 interpreted (tests/interp/differential.py)."""
 
+import textwrap
+
 import pytest
 
 from tests.interp.differential import assert_same, assert_same_program
@@ -191,4 +193,141 @@ def test_native_frames_f_back_is_the_interpreted_caller(tmp_path):
     (tmp_path / "prog").mkdir()
     script = tmp_path / "prog" / "main.py"
     script.write_text(PROGRAM_CALLING_IT)
+    assert_same_program(str(script))
+
+
+FRAME_CHAINS = '''
+import asyncio, functools, sys, threading
+
+def chain(f):
+    out = []
+    while f is not None:
+        out.append((f.f_code.co_name, f.f_lineno))
+        f = f.f_back
+    return out
+
+def boom():
+    raise KeyError("k")
+
+def catcher(*args):
+    """Walks from an except block: each traceback entry's frame, out through f_back,
+    and the running frame's own chain."""
+    try:
+        boom()
+    except KeyError as e:
+        tb = e.__traceback__
+        walks = []
+        while tb is not None:
+            walks.append((tb.tb_lineno, chain(tb.tb_frame)))
+            tb = tb.tb_next
+        return walks, chain(sys._getframe())
+
+class Slot:
+    def __getitem__(self, i):
+        return catcher()
+
+def via_exec():
+    ns = {"catcher": catcher}
+    exec("x = 1\\nr = catcher()", ns)
+    return ns["r"]
+
+def via_nested_exec():
+    ns = {"catcher": catcher}
+    exec("def g():\\n    exec('r = catcher()', globals())\\n    return r\\nres = g()", ns)
+    return ns["res"]
+
+def via_eval():
+    return eval("catcher()", {"catcher": catcher})
+
+def via_class_body():
+    class A:
+        r = catcher()
+        s = eval("catcher()")
+    return A.r, A.s
+
+def via_map():
+    return list(map(catcher, [1]))
+
+def via_slot():
+    return Slot()[0]
+
+def via_partial():
+    return functools.partial(catcher, 1)()
+
+def via_thread():
+    out = []
+    t = threading.Thread(target=lambda: out.append(catcher()))
+    t.start()
+    t.join()
+    return out
+
+async def acatch():
+    await asyncio.sleep(0)
+    return catcher()
+
+def via_asyncio():
+    return asyncio.run(acatch())
+
+def gcatch():
+    yield catcher()
+
+def via_generator():
+    return next(gcatch())
+
+for i in range(60):      # (warm: fused runs, specialized calls)
+    for fn in (via_exec, via_nested_exec, via_eval, via_class_body, via_map, via_slot,
+               via_partial, via_thread, via_asyncio, via_generator):
+        walks = fn()
+        if i in (0, 59):
+            print(fn.__name__, walks)
+'''
+
+
+def test_frame_chains_walked_from_an_except_block(tmp_path):
+    """From an except block, tb.tb_frame.f_back... and sys._getframe().f_back...
+    give CPython's (co_name, f_lineno) at every step, through exec'd, eval'd and
+    class-body code (whose frame objects show their real code; a function's show
+    its __code__), native callers, threads, generators and coroutines."""
+    script = tmp_path / "prog.py"
+    script.write_text(FRAME_CHAINS)
+    assert_same_program(str(script))
+
+
+def test_frame_objects_that_outlive_their_activation_end_on_its_return(tmp_path):
+    """A traceback kept after its frames returned: their frame objects report the
+    line of the return they ended on, as CPython's (for code with one return
+    instruction: which of several ran is not kept -- see tracebacks._only_return)."""
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent('''
+        def chain(f):
+            out = []
+            while f is not None:
+                out.append((f.f_code.co_name, f.f_lineno))
+                f = f.f_back
+            return out
+
+        def catch():
+            try:
+                raise KeyError
+            except KeyError as e:
+                tb = e.__traceback__
+            return tb
+
+        def in_class():
+            class A:
+                tb = catch()
+                x = 1
+            return A
+
+        def keep(n):
+            t = catch()
+            n += 1
+            return t, n
+
+        for i in range(50):
+            A = in_class()
+            tb, _ = keep(i)
+            if i in (0, 49):
+                print(chain(A.tb.tb_frame), chain(tb.tb_frame))
+        '''))
     assert_same_program(str(script))

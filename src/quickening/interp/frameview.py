@@ -35,6 +35,7 @@ import weakref
 from weakref import ref as _weakref
 
 from quickening.interp import facts, host, tracebacks
+from quickening.interp.codeinfo import _INFOS
 from quickening.interp.frame import thread_state, traced_from_here
 from quickening.interp.generated import is_fused
 from quickening.interp.handled import write_unraisable
@@ -480,6 +481,11 @@ def _set_live_trace_opcodes(obj, value):
     return None
 
 
+def _runs_interpreted(code):
+    info = _INFOS.get(id(code))
+    return info is not None and info.code is code
+
+
 def _host_kind_of(host):
     code = host.f_code
     cached = _host_kinds.get(id(code))
@@ -496,6 +502,11 @@ def _program_back(obj):
     (a stand-in's is linked when it is placed)."""
     back = _host_back(obj)
     if back is None or _host_kind_of(back) is _PROGRAM or _host_kind_of(obj) is not _PROGRAM:
+        return back
+    if _runs_interpreted(obj.f_code):
+        # the frame object of interpreted module, class or exec'd code (its code is
+        # the real one, no trampoline): linked when placed, to a function's frame
+        # object, whose code is a trampoline
         return back
     first = next(_logical_stack(back), None)
     if first is None:

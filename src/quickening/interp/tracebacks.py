@@ -278,10 +278,25 @@ def frame_returns(frame):
     left as it is: it goes with the activation."""
     stand = frame.standin
     if _refcount(stand) > 3:
-        sync(frame, stand, -1)
+        sync(frame, stand, _only_return(frame.info))
 
 
 _refcount = sys.getrefcount
+_RETURNS = frozenset(host.OPMAP[name] for name in ("RETURN_VALUE", "RETURN_CONST"))
+_only_returns = {}    # id(info) -> (info, the code unit of its one return instruction, or -1)
+
+
+def _only_return(info):
+    """Where a frame of `info` that returned is: its code's return instruction when it
+    has only one (a frame object outliving the activation reports that line, as
+    CPython's does); else -1 (it stays where it was last placed: which of the
+    returns ran is not kept)."""
+    cached = _only_returns.get(id(info))
+    if cached is None or cached[0] is not info:
+        opcodes = info.opcodes
+        found = [pc for pc in info.starts if opcodes[pc] in _RETURNS]
+        cached = _only_returns[id(info)] = (info, found[0] if len(found) == 1 else -1)
+    return cached[1]
 
 
 def clean(exc, _seen=None):
