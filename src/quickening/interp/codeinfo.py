@@ -41,6 +41,13 @@ class CodeInfo:
         "inlined_into", "inline_exits", "inline_calls", "engine",
     )
 
+    def __reduce__(self):
+        # A function's __code__ is its trampoline, whose constants hold this CodeInfo:
+        # a pickler copying functions by value (cloudpickle) copies it as its code,
+        # decoded again where it is loaded (REMAKE), not as the decoded tables (the
+        # memory views over the process among them).
+        return REMAKE[0], (self.code,)
+
     def __init__(self, code, engine=None):
         self.code = code
         self.flags = code.co_flags
@@ -201,6 +208,9 @@ class CodeInfo:
         return pc
 
 
+# what a CodeInfo pickles as: f(code) -> its CodeInfo, for the engine of code run
+# from outside (runtime.py sets it)
+REMAKE = [None]
 _INFOS = weakref.WeakKeyDictionary() if False else {}
 # id(trampoline code) -> CodeInfo of the real code (functions.trampoline_for)
 TRAMPOLINES = {}

@@ -14,8 +14,8 @@ import inspect
 import sys
 import types
 
-from quickening.interp import (audit, escapes, facts, fusion, generators, host, hostframes, quicken,
-                               tracebacks, tracing)
+from quickening.interp import (audit, codeinfo, escapes, facts, fusion, generators, host,
+                               hostframes, quicken, tracebacks, tracing)
 from quickening.interp import loop as _loop
 from quickening.interp.codeinfo import info_for
 from quickening.interp.frame import THREAD, Frame, builtins_of, thread_state
@@ -30,6 +30,14 @@ def engine():
     """The speed engine of code run from outside the interpreter (codeinfo.py): fused
     runs, unless turned off (quicken.Config.fuse)."""
     return fusion if quicken.Config.fuse else None
+
+
+def remade_info(code):
+    """A CodeInfo loaded from a pickle (CodeInfo.__reduce__): its code's, decoded here."""
+    return info_for(code, engine())
+
+
+codeinfo.REMAKE[0] = remade_info
 
 
 def run_code(code, globals_, locals_=None, *, closure=None, _back=None):
