@@ -17,7 +17,7 @@ from tests.interp.differential import assert_same_program
 # (the modules the parts use are imported before the hook is added: under
 # `quickening run` more modules are loaded at start, and importing one raises events)
 PRELUDE = """
-import asyncio, collections, dataclasses, functools, os, sys, tempfile
+import asyncio, collections, dataclasses, dis, functools, inspect, io, os, sys, tempfile
 TMP = tempfile.gettempdir()
 
 def fmt(a):
@@ -172,6 +172,26 @@ PROGRAMS = {
         show("exec, eval:")
         print(run(200))
         show("exec, eval, warm:")
+        """,
+    "dis and inspect": """
+        def f(a, b=1, *, c=2):
+            return a + b + c
+
+        class C:
+            def m(self):
+                return [i for i in range(3)]
+
+        def gen():
+            yield 1
+
+        print(inspect.signature(f), inspect.getfullargspec(f).args)
+        show("inspect:")
+        for target in (f, C, C().m, gen(), f.__code__):
+            out = io.StringIO()
+            dis.dis(target, file=out)
+            print(out.getvalue())
+        print([i.opname for i in dis.get_instructions(f)], dis.Bytecode(C.m).dis())
+        show("dis:")
         """,
     "open": """
         def files(n):

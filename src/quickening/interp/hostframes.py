@@ -22,7 +22,6 @@ behave exactly as the originals.
 """
 
 import sys
-import types
 import warnings
 
 from quickening.interp import tracing
@@ -181,46 +180,32 @@ def _is_importlib_frame(frame):
     return "importlib" in filename and "_bootstrap" in filename
 
 
-def _real_info(x):
-    """For an interpreted function (or a method of one, or its __code__: what its
-    frames report as their f_code), the CodeInfo its body runs."""
-    if type(x) is types.CodeType:
-        code = x
-    else:
-        func = getattr(x, "__func__", x)
-        code = getattr(func, "__code__", None)
-    if code is not None:
-        info = TRAMPOLINES.get(id(code))
-        if info is not None and info.trampoline is code:
-            return info
-    return None
-
-
-def _real_code(x):
-    """For an interpreted function (or a method of one), the code its body runs."""
-    info = _real_info(x)
-    return info.code if info is not None else None
-
-
 def _install_dis():
-    """dis shows the bytecode an interpreted function runs, not its trampoline."""
+    """dis shows the bytecode an interpreted function runs, not its trampoline: the
+    code object dis finds (through the attributes it reads, as natively) is mapped
+    to the real one where dis takes it."""
     import dis
     orig_get_code_object = dis._get_code_object
-    orig_dis = dis.dis
+    orig_recursive = dis._disassemble_recursive
 
     def _get_code_object(x):
         # the live view: dis(adaptive=True) shows the interpreter's forms
-        info = _real_info(x)
-        return LiveCode(info) if info is not None else orig_get_code_object(x)
+        code = orig_get_code_object(x)
+        info = _trampoline_info(code)
+        return LiveCode(info) if info is not None else code
 
-    def dis_(x=None, **kwargs):
-        code = _real_code(x) if x is not None else None
-        return orig_dis(code if code is not None else x, **kwargs)
+    def _disassemble_recursive(co, **kwargs):
+        info = _trampoline_info(co)
+        return orig_recursive(info.code if info is not None else co, **kwargs)
 
-    dis_.__doc__ = orig_dis.__doc__
-    dis_.__name__ = dis_.__qualname__ = "dis"
     dis._get_code_object = _get_code_object
-    dis.dis = dis_
+    dis._disassemble_recursive = _disassemble_recursive
+
+
+def _trampoline_info(code):
+    """The CodeInfo whose trampoline `code` is, or None."""
+    info = TRAMPOLINES.get(id(code))
+    return info if info is not None and info.trampoline is code else None
 
 
 def install():
