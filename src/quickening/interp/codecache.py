@@ -26,6 +26,8 @@ import sys
 from importlib.util import MAGIC_NUMBER
 from types import CodeType
 
+from quickening.interp.quiet import quietly
+
 # bytes of code in the file (a program needs ~100-300 KB): beyond, what no run used
 # for longest goes, so that reading it stays a few milliseconds of start-up
 LIMIT = 2 << 20
@@ -110,4 +112,6 @@ def _save():
     _NEW.clear()
 
 
-atexit.register(_save)    # (at import: after the program's own exit hooks)
+# (at import: after the program's own exit hooks; quietly: the file's open, mkdir,
+# marshal.dumps and rename are no events for the program's audit hooks)
+atexit.register(quietly, _save)
