@@ -207,6 +207,10 @@ _force = [False]    # the watchdog found the program blocked: raise where it is
 
 
 def _on_sigint(signum, frame):
+    if _force[0] and not _pending[0]:
+        # the watchdog's, sent as the interrupt it stood for was raised: not another
+        _force[0] = False
+        return
     verdict = _verdict(frame)
     if verdict is _RAISE or (_force[0] and verdict is not _DEFER_OWN):
         _pending[0] = 0
@@ -229,11 +233,16 @@ WATCH_SECONDS = 0.05
 def _watch(main_ident):
     """A deferred SIGINT meets an eval-breaker check again at once, unless the
     program is blocked in native code (a read, a sleep) an instruction called:
-    when no check has come for WATCH_SECONDS, interrupt that call as CPython would
-    (a second SIGINT, raised where the program is)."""
-    seen = 0
-    while _pending[0] and _pending[0] != seen:
-        seen = _pending[0]
+    when no check has come for two WATCH_SECONDS in a row, interrupt that call as
+    CPython would (a second SIGINT, raised where the program is).  (Two: one could
+    be a machine too busy to run the program at all, and then a check would take
+    this thread's turn with the GIL before calling the handler again.)"""
+    seen, quiet = 0, 0
+    while _pending[0] and quiet < 2:
+        if _pending[0] != seen:
+            seen, quiet = _pending[0], 0
+        else:
+            quiet += 1
         time.sleep(WATCH_SECONDS)
     if _pending[0]:
         _force[0] = True
