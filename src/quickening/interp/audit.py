@@ -103,8 +103,9 @@ def _wrapped(hook):
                 raiser = None
             if raiser is not None and raiser.f_code is AUDIT_FOR_CALLER_CODE:
                 raiser = _host_back(_host_back(raiser))    # (quiet.audit_for_caller)
-            if raiser is not None and (not in_program(raiser)
-                                       or (event in _OWN_READ_EVENTS and _own_read(raiser, event))):
+            # (the cheap test first: the interpreter's own id() is most events)
+            if raiser is not None and ((event in _OWN_READ_EVENTS and _own_read(raiser, event))
+                                       or not in_program(raiser)):
                 return
             hook(event, args)
         finally:

@@ -30,7 +30,7 @@ from quickening.interp.facts import NATIVE_GETTERS
 from quickening.interp.frame import thread_state
 from quickening.interp.frameview import (_carrier_codes, as_frame_object, install_program_back,
                                          live_frame, program_bottom, view_of)
-from quickening.interp.quiet import audit_for_caller, quietly
+from quickening.interp.quiet import HOOKED, audit_for_caller, quietly
 from quickening.interp.sitestate import LiveCode
 from quickening.interp.tracebacks import is_internal
 
@@ -70,13 +70,17 @@ def _frame_at(caller, depth):
     raise ValueError("call stack is not deep enough")
 
 
-# (The walks are the interpreter's work: audit hooks the program added see the one
-# event CPython's function raises, for its caller: quiet.py.)
+# (Once the program has added an audit hook, the walks are made quietly, as the
+# interpreter's work, and its hooks see the one event CPython's function raises,
+# for its caller: quiet.py.  Without one, nothing of that is done.)
 def getframe(depth=0, /):
-    caller = quietly(_orig_getframe, 2)
+    hooked = HOOKED[0]
+    caller = quietly(_orig_getframe, 2) if hooked else _orig_getframe(1)
     if is_internal(caller.f_code):
         return _orig_getframe(depth + 1)
     depth = depth.__index__()
+    if not hooked:
+        return as_frame_object(_frame_at(caller, depth))
     frame = quietly(_frame_object_at, caller, depth)
     audit_for_caller("sys._getframe", frame)
     return frame
@@ -87,10 +91,13 @@ def _frame_object_at(caller, depth):
 
 
 def getframemodulename(depth=0):
-    caller = quietly(_orig_getframe, 2)
+    hooked = HOOKED[0]
+    caller = quietly(_orig_getframe, 2) if hooked else _orig_getframe(1)
     if is_internal(caller.f_code):
         return _orig_getframemodulename(depth + 1)
     depth = depth.__index__()
+    if not hooked:
+        return _module_name_at(caller, depth)
     audit_for_caller("sys._getframemodulename", depth)
     return quietly(_module_name_at, caller, depth)
 
@@ -148,7 +155,7 @@ def warn(message, category=None, stacklevel=1, source=None, *, skip_file_prefixe
                           skip_file_prefixes=skip_file_prefixes)  # CPython words the error
     if skip_file_prefixes:
         stacklevel = max(2, stacklevel)
-    frames = _walk(quietly(_orig_getframe, 2))
+    frames = _walk(quietly(_orig_getframe, 2) if HOOKED[0] else _orig_getframe(1))
     frame = next(frames, None)
     if stacklevel <= 0 or (frame is not None and _is_importlib_frame(frame)):
         while stacklevel > 1 and frame is not None:

@@ -12,7 +12,7 @@ line, run with its globals, so the frame such code finds is the user's.
 import types
 
 from quickening.interp import tracebacks
-from quickening.interp.quiet import quietly
+from quickening.interp.quiet import HOOKED, quietly
 
 _TEMPLATE = compile("def __masquerade__(func, args, kwargs):\n    return func(*args, **kwargs)\n",
                     "<masquerade>", "exec").co_consts[0]
@@ -64,9 +64,13 @@ def _flat_linetable(code):
 def call_as(f, func, args, kwargs):
     """func(*args, **kwargs), called from a native frame that looks like f."""
     info = f.info
-    # (making the stub is the interpreter's work: its code.__new__ and function.__new__
-    # events are no hook's; the call through it is the program's)
-    stub = quietly(_stub, info, info.line_at(f.info.prev_start.get(f.pc, f.pc)), f.globals)
+    line = info.line_at(f.info.prev_start.get(f.pc, f.pc))
+    if HOOKED[0]:
+        # (making the stub is the interpreter's work: its code.__new__ and
+        # function.__new__ events are no hook's; the call through it is the program's)
+        stub = quietly(_stub, info, line, f.globals)
+    else:
+        stub = types.FunctionType(masquerade_code(info, line), f.globals)
     return stub(func, args, kwargs or {})
 
 
