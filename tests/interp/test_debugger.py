@@ -146,3 +146,36 @@ def test_opcode_events_of_a_trace_function(tmp_path):
     assert interp.returncode == nat.returncode == 0
     assert interp.escapes == 0, f"interpreted code ran natively: {interp.escapes} starts"
     assert "opcode" in nat.stdout
+
+
+def test_threading_settrace_traces_the_threads_interpreted_frames(tmp_path):
+    """threading.settrace: the new thread's bootstrap (native) calls sys.settrace,
+    which traces the thread's interpreted frames, as natively."""
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent("""
+        import sys, threading
+        events = []
+        def tracer(frame, event, arg):
+            if frame.f_code.co_filename == __file__:
+                events.append((event, frame.f_code.co_name, frame.f_lineno))
+            return tracer
+        def work(n):
+            t = 0
+            for i in range(n):
+                t += i
+            return t
+        threading.settrace(tracer)
+        th = threading.Thread(target=work, args=(3,))
+        th.start()
+        th.join()
+        threading.settrace(None)
+        print(sys.gettrace())
+        for e in events:
+            print(*e)
+        """))
+    nat, interp = as_programs(str(script), native_starts=False)
+    assert interp.stdout == nat.stdout
+    assert interp.stderr == nat.stderr
+    assert interp.returncode == nat.returncode == 0
+    assert interp.escapes == 0, f"interpreted code ran natively: {interp.escapes} starts"
+    assert "line work" in nat.stdout
