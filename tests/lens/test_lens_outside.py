@@ -98,3 +98,38 @@ def test_reader_stops_past_its_memory_bound_and_says_when(tmp_path, monkeypatch)
     # 8 bytes a copy: the fourth goes past 30 bytes, and nothing is read after it
     assert [b for _, _, b in reader.records] == [b"state-%02d" % i for i in range(4)]
     assert reader.stopped and reader.stopped.startswith("stopped after 4 changed streams")
+
+
+def test_a_stream_is_read_at_the_fast_pace_while_it_shows_shapes_new_to_it(tmp_path, monkeypatch):
+    """A site cycling through classes it has already shown, or whose counter
+    alone moves, no longer keeps the reader at its fast pace; a shape new
+    to the stream brings it back.  (Cells 0-1: a counter, as the agent says;
+    the other six bytes: the shape.)"""
+    from quickening.lens import outside
+    monkeypatch.setattr(outside, "PARENT_SHARE", 1.0)   # (the CPU budget is not looked at here)
+    buf = ctypes.create_string_buffer(b"\x00\x00AAAAAA", 8)
+    addr = ctypes.addressof(buf)
+    path = _addrs(tmp_path, os.getpid(), [(3, addr, 8)])
+    with open(path, "a") as f:
+        f.write("3 %d 8 - 0\n" % addr)
+    reader = OutsideReader(path)
+
+    def show(data):
+        ctypes.memmove(buf, data, 8)
+        reader.round()
+        return reader.pause()
+    try:
+        assert show(b"\x00\x00AAAAAA") == outside.IDLE_ROUND_S    # first copy
+        assert show(b"\x00\x00BBBBBB") == outside.ROUND_S         # a new shape
+        paces = [show(b"\x00\x00" + (b"AAAAAA" if i % 2 else b"BBBBBB"))
+                 for i in range(outside.CYCLING_AFTER + 2)]
+        assert paces[0] == outside.ROUND_S and paces[-1] == outside.IDLE_ROUND_S, paces
+        kept = len(reader.records)
+        assert show(b"\x05\x00AAAAAA") == outside.IDLE_ROUND_S    # the counter alone
+        assert len(reader.records) == kept + 1                    # (still kept)
+        assert show(b"\x05\x00CCCCCC") == outside.ROUND_S         # new again
+    finally:
+        reader.close()
+    shapes = [b[2:] for _, _, b in reader.records]
+    assert shapes[:3] == [b"AAAAAA", b"BBBBBB", b"AAAAAA"] and shapes[-1] == b"CCCCCC"
+    assert reader.torn == 0

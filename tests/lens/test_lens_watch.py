@@ -337,3 +337,19 @@ def test_binary_op_extend_names_its_operation(tmp_path, python):
     assert forms["mix"]["form"] == "BINARY_OP_EXTEND"
     assert forms["mix"]["targets"] == ["int + float"]
     assert forms["mix2"]["targets"] == ["float * int"]
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_the_start_up_shim_is_loaded_compiled_by_the_watched_interpreter(tmp_path, python):
+    """With bytecode caching off the shim was compiled from source in every
+    watched program: the child's path holds a .pyc made by its own
+    interpreter (nothing else), and the agent starts from it."""
+    from quickening.lens import runner
+    files = runner.agent_files(python)
+    env = runner.child_env(str(tmp_path / "samples"), 10.0, "user",
+                           dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), files)
+    first = env["PYTHONPATH"].split(os.pathsep)[0]
+    assert os.listdir(first) == ["sitecustomize.pyc"]
+    r = subprocess.run([python, "-c", "import sys; print(sys.modules['_quickening_lens_agent']"
+                        ".AGENT is not None)"], env=env, capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "True\n", "")
