@@ -292,6 +292,8 @@ class Member:
         # only written into the cache, as CPython's borrowed pointers, is not kept)
         named = self._named()
         self.kept = tuple(fact for fact in self.facts if fact not in consumed and fact in named)
+        # the facts a pasted body tests (their answers specialize it: hand_bodies.py)
+        self._tested = tuple(sorted(self._body.tests & set(self.kept))) if self._body else ()
         self._handlers = {}       # variant key -> handler (or, with facts, its factory)
         self._kinds = {}          # variant key -> SiteShape (members with facts)
 
@@ -354,9 +356,12 @@ class Member:
     def handler(self, oparg, **facts):
         """The dispatch handler of a site holding this member (with its facts)."""
         key, names = self._key(oparg, facts)
-        made = self._handlers.get(key)
+        # (a pasted body is specialized by the answers of the facts it tests)
+        answers = tuple(hand_bodies.answers_of(facts[name]) for name in self._tested)
+        made = self._handlers.get((key, answers))
         if made is None:
-            made = self._handlers[key] = self._generate(oparg, names, self._conditions(key))
+            made = self._handlers[key, answers] = self._generate(
+                oparg, names, self._conditions(key), answers)
         if not self.facts:
             return made if self.fast is None else self.fast(made, oparg, {}, {})
         prepared = self._prepared(oparg, facts)
@@ -369,7 +374,7 @@ class Member:
         return self._kind(oparg, facts).facts(handler, *(facts[name] for name in self.kept),
                                               *extra, *self._objects())
 
-    def _generate(self, oparg, names, conditions):
+    def _generate(self, oparg, names, conditions, answers=()):
         # (the handler tests each guard in its cheap lowering, as fused runs do: the
         # same answer, tests/interp/test_spec.py)
         guard, results, statement, raised = self._texts(oparg, names, conditions, fused=True)
@@ -389,7 +394,7 @@ class Member:
                        and name.partition("[")[0] in bound]
             if dropped:
                 body.append(f"        del {', '.join(dropped)}")
-            pasted = self._pasted()
+            pasted = self._pasted(oparg, answers)
             if pasted is None:
                 body.append(f"        return {self.op.call()}")
             else:
@@ -427,6 +432,10 @@ class Member:
             body.append(f"    return {fname}")
         key = self._key(oparg)[0]
         label = self.name + (f" oparg {oparg}" if type(key[1]) is int else "")
+        if answers:
+            label += " where " + ", ".join(
+                f"{name} is None" if is_none else name if truth else f"not {name}"
+                for name, (is_none, truth) in zip(self._tested, answers))
         code = generated.compile_registered("member", "\n".join(body) + "\n", label)
         namespace = generated.namespace(code, {**self._pasted_globals(),
                                                _BASE: self.family.base_handler, **self.needs})
@@ -437,20 +446,26 @@ class Member:
         made.member = self
         return made
 
-    def _pasted(self):
-        """A hand operation's body, pasted into the handler (hand_bodies.py), or None
-        where it is called instead."""
-        if self._body is None:
-            return None
+    def _pastes(self):
+        """Whether the hand operation's body is pasted into the handler (hand_bodies.py);
+        else it is called."""
         if self._paste is _UNSET:
             # (the names the handler's namespace adds are all known once it is made)
-            alike = self._body is not None and hand_bodies.meant_alike(
-                self.op.fn, self._body[1], {_BASE: None, **self.needs})
-            self._paste = self._body[0] if alike else None
+            self._paste = self._body is not None and hand_bodies.meant_alike(
+                self.op.fn, self._body.reads, {_BASE: None, **self.needs})
         return self._paste
 
+    def _pasted(self, oparg, answers):
+        """The pasted body's lines for a site with this oparg and these answers of the
+        facts it tests, or None where the operation is called instead."""
+        if not self._pastes():
+            return None
+        pinned = type(self._key(oparg)[0][1]) is int      # (one handler per oparg)
+        return self._body.specialized(dict(zip(self._tested, answers)),
+                                      oparg if pinned else None)
+
     def _pasted_globals(self):
-        return hand_bodies.namespace(self.op.fn) if self._pasted() is not None else {}
+        return hand_bodies.namespace(self.op.fn) if self._pastes() else {}
 
     def _operands(self, oparg, used=None):
         """Statements naming the operands (deepest first in the stack effect); a
