@@ -382,12 +382,16 @@ FOUND = {
     print(c.cr_code.co_name, c.cr_frame.f_lineno, c.cr_frame.f_code.co_filename, c.cr_await, inspect.getcoroutinestate(c))
     import asyncio
     async def main():
-        t = asyncio.create_task(asyncio.sleep(0.01))
+        # (t ends when main says so, not after a time: under load a timer could
+        # expire before repr(w) on one side only)
+        ev = asyncio.Event()
+        t = asyncio.create_task(ev.wait())
         async def waiter():
             await t
         w = asyncio.create_task(waiter())
         await asyncio.sleep(0)
         print(repr(w))
+        ev.set()
         await w
     asyncio.run(main())
 """,

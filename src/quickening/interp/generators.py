@@ -24,7 +24,7 @@ import weakref
 
 from quickening.interp import facts, frameview, host, hostframes, shutdown, tracebacks
 from quickening.interp.handled import write_unraisable
-from quickening.interp.loop import run_frame
+from quickening.interp.loop import resume, run_frame
 from quickening.interp.masquerade import _flat_linetable, named_code
 from quickening.interp.ops.registry import RETURN
 
@@ -101,7 +101,7 @@ class InterpGenerator:
             frame.gen = self
         self.running = True
         try:
-            result = run_frame(frame, exc)
+            result = run_frame(frame, exc) if exc is not None else resume(frame)
         except BaseException:
             exc = value = None     # (see _exc_scope)
             if frame.pc < 0:

@@ -383,8 +383,63 @@ def enter(caller, f):
     return NULL
 
 
+def resume(entry):
+    """Run `entry`, a generator's frame resumed by a native caller (its object's
+    __next__ or send, the value sent pushed), until it yields; the value, as
+    run_frame(entry) gives it.
+
+    As enter() runs a function's frame: on the host stack, without run_frame's
+    switch, while nothing unusual happens -- no trace, no exception handled by
+    the frame or its caller, not stopped by enter(), within the recursion limits.
+    Otherwise, and from wherever something unusual happens (a call through the
+    loop, an exception, a return), run_frame goes on.  Its locals are a
+    carrier's (frameview), as enter()'s.
+    """
+    try:
+        ts = _LOCAL.state
+    except AttributeError:
+        ts = thread_state()
+    depth = entry.depth
+    if (entry.stopped is not None or entry.exc_stack or entry.trace is not None
+            or ts.tracer is not None or _handled_now() is not None
+            or depth > RECURSION_LIMIT[0] or ts.host_room[0] < LOW_HOST_ROOM):
+        return run_frame(entry)
+    caller = ts.frame
+    entry.back = caller
+    ts.frame = f = entry
+    stack = f.stack
+    instrs = f.info.instrs
+    pc = f.pc
+    try:
+        while pc >= 0:
+            h, arg, nxt = instrs[pc]
+            pc = h(f, stack, arg, nxt)
+    except BaseException as e:
+        if f.raised_at >= 0:    # raised inside a fused run: at this instruction
+            pc = f.raised_at
+            f.raised_at = -1
+        f.pc = pc
+        f.stopped = e
+    else:
+        if pc == YIELD and f.trace is None and not f.exc_stack and _handled_now() is None:
+            f.gen_ds = None     # (as run_frame's yield)
+            ts.frame = caller
+            f.back = None
+            value = f.retval
+            f.retval = None
+            return value
+        f.stopped = pc
+    ts.frame = caller
+    f.back = None
+    # (the exception handled when it started: none)
+    return run_frame(entry, saved_handled=None)
+
+
+_handled_now = handled.current
+
+
 # the host frames of these run interpreted frames (frame walks find them: frameview)
-frameview.CARRIERS.update((id(run_frame.__code__), id(enter.__code__)))
+frameview.CARRIERS.update((id(run_frame.__code__), id(enter.__code__), id(resume.__code__)))
 
 
 def enter_and_push(caller, stack, f, nxt):
