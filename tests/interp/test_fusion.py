@@ -225,6 +225,51 @@ for _ in range(6):
 r = f(12, 7)
 sys.settrace(None)
 """,
+    # the same, the trace function set by a function the loop calls, and by one it
+    # calls through native code (map), and sys.settrace making a kept one active:
+    # the run goes back to the loop at once after the call, which traces the rest
+    "tracing_set_by_a_callee_inside_a_loop": """
+import sys
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ('f', 'g', 'h'):
+        events.append((frame.f_code.co_name, event, frame.f_lineno))
+    return tracer
+def setter(depth):
+    sys._getframe(depth).f_trace = tracer
+    sys.settrace(tracer)
+def keeper(depth):
+    sys._getframe(depth).f_trace = tracer
+def f(n, k):
+    t = 0
+    for i in range(n):
+        if i == k:
+            setter(1)
+        t = t + i
+    return t
+def g(n, k):
+    t = 0
+    for i in range(n):
+        if i == k:
+            list(map(setter, [1]))
+        t = t + i
+    return t
+def h(n, k):
+    t = 0
+    for i in range(n):
+        if i == k:
+            keeper(1)
+        elif i == k + 2:
+            sys.settrace(tracer)
+        t = t + i
+    return t
+for fn in (f, g, h):
+    for _ in range(6):
+        fn(20, -5)
+    r = fn(12, 7)
+    sys.settrace(None)
+print(events)
+""",
     # a run that jumps back to its start loops in place (`while True:` in the fused
     # function): objects made and dropped on each turn die in CPython's order
     "loop_in_place_releases_each_turn": """

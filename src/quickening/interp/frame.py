@@ -174,6 +174,18 @@ def builtins_of(globals_):
     return b  # any other mapping (a dict subclass, a mappingproxy ...) is used as it is
 
 
+def trace_running(frame):
+    """A running frame is to be traced from where it is (its f_trace set while the
+    thread traces, or sys.settrace making the one it kept active): traced_from_here,
+    and its code's speed engine told -- a fused run tests only whether it was made
+    again, so the engine makes this code's runs again (one running now leaves at
+    its next test, and the loop traces the frame from there)."""
+    traced_from_here(frame)
+    engine = frame.info.engine
+    if engine is not None:
+        engine.trace_started(frame.info)
+
+
 def traced_from_here(frame):
     """The frame is traced from where it is (a resumed generator; a running frame
     whose trace function was set meanwhile, by itself or by code it called): the

@@ -36,7 +36,7 @@ from weakref import ref as _weakref
 
 from quickening.interp import facts, host, tracebacks
 from quickening.interp.codeinfo import _INFOS
-from quickening.interp.frame import thread_state, traced_from_here
+from quickening.interp.frame import thread_state, trace_running
 from quickening.interp.generated import is_fused
 from quickening.interp.handled import write_unraisable
 from quickening.interp.localsproxy import f_locals
@@ -142,7 +142,7 @@ class FrameView:
         frame = self._frame
         if fn is None or thread_state().tracer is not None:
             if frame.trace is None and fn is not None:
-                traced_from_here(frame)
+                trace_running(frame)
             frame.trace = fn
             frame.trace_pending = None
         else:

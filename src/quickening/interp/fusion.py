@@ -89,9 +89,10 @@ _NAMESPACE = {"NULL": NULL, "RETURN": RETURN, "SWITCH": SWITCH, "RESUME": RESUME
               "TRACE": TRACE,
               "__builtins__": dict(builtins.__dict__)}
 _TEMPLATES = {}     # source text -> its compiled code (runs of one shape share it)
-# true when the run was made again since it started (a site of it changed form: refuse)
-# or the frame is to be traced now: code of the program that ran may have done either
-_REMADE = "_gone or f.trace is not None"
+# true when the run was made again since it started: a site of it changed form (refuse),
+# or the frame is to be traced now (trace_started); code of the program that ran may
+# have done either
+_REMADE = "_gone"
 
 
 class _Run:
@@ -351,7 +352,7 @@ def _terminate(run, op, arg, nxt, dispatched):
         # site of it changed form meanwhile, in another activation of the code)
         run.flush()
         run.release()
-        run.emit("if f.trace is not None or _gone:")
+        run.emit(f"if {_REMADE}:")
         run.emit(f"return {arg}", 1)
         # (the comment names the back edge this `continue` is: interrupts.py raises
         # Ctrl-C at the host's check there as CPython raises it at the jump)
@@ -370,7 +371,7 @@ def _terminate(run, op, arg, nxt, dispatched):
             # (A `yield from` loop's only when its head, SEND, is a site: without
             # specialization SEND runs the delegate on the host stack, deeper.)
             run.release()
-            run.emit("if f.trace is not None or _gone:")
+            run.emit(f"if {_REMADE}:")
             run.emit(f"return {arg}", 1)
             run.unchecked = False
             return _path(run, run.info.start_index[arg], dispatched)
@@ -956,7 +957,7 @@ def _class_call(run, nargs, nxt, last, indent):
     run.emit("ca = cf(*ca)", indent + 1)
     run.emit("stack.append(ca)", indent + 1)
     run.emit("del cf, ca", indent + 1)
-    run.emit("if _gone or f.trace is not None:", indent + 1)
+    run.emit(f"if {_REMADE}:", indent + 1)
     run.emit("return TRACE", indent + 2)
     if last:
         run.emit(f"return {nxt}", indent + 1)
@@ -975,6 +976,14 @@ def refuse(site):
         if entry == 0 and info.leaf is not None:
             _not_inlined(info)
             info.leaf = None      # (found again when a caller is made)
+
+
+def trace_started(info):
+    """A running frame of this code is to be traced (frame.trace_running): its runs
+    are made again, so one running now leaves at its next test of _gone."""
+    for entry, held in enumerate(info.instrs):
+        if held is not None and type(held[0]) is FunctionType and is_fused(held[0].__code__):
+            _unmake(info, entry)
 
 
 def _unmake(info, entry):

@@ -28,7 +28,6 @@ branches that cannot run are left out.  The handler is made per answer
 """
 
 import ast
-import copy
 import inspect
 import textwrap
 
@@ -46,7 +45,7 @@ class Body:
     compared with None)."""
 
     def __init__(self, tree, reads, tests):
-        self.tree, self.reads, self.tests = tree, reads, tests
+        self.reads, self.tests = reads, tests
         self.lines = ast.unparse(tree).splitlines()
 
     def specialized(self, answers, oparg=None):
@@ -54,7 +53,7 @@ class Body:
         its truth and whether it is None are used) and, unless None, the oparg."""
         # (made in the middle of the program: nothing here may leave garbage for its
         # gc -- ast.fix_missing_locations would, and unparse needs no locations)
-        tree = _Specialize(answers, oparg).visit(copy.deepcopy(self.tree))
+        tree = _Specialize(answers, oparg).visit(ast.parse("\n".join(self.lines)))
         return ast.unparse(tree).splitlines()
 
 

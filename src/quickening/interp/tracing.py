@@ -8,7 +8,7 @@ which reports a 'line' event before the first instruction of each new line
 """
 
 from quickening.interp import frameview, host
-from quickening.interp.frame import traced_from_here
+from quickening.interp.frame import trace_running, traced_from_here
 
 # True while no thread has a trace function set (a list: fused code reads it).  A
 # callee written into its caller's run has no frame (inlining.py): only then.
@@ -37,7 +37,7 @@ def settrace_from(ts, frame, tracer):
             frame.trace_pending, frame.trace = frame.trace, None
         elif tracer is not None and frame.trace_pending is not None:
             frame.trace, frame.trace_pending = frame.trace_pending, None
-            traced_from_here(frame)
+            trace_running(frame)
         frame = frame.back
 
 
