@@ -21,10 +21,12 @@ meaning, or fn is a closure.
 
 A pasted body is then specialized for its site, as a person writing the
 handler for that one site would: where the handler serves one oparg,
-`site.oparg` is that number; a fact of the site the body only tests (`if
-not enterable`, `tail is not None`) is given its answer there, and the
-branches that cannot run are left out.  The handler is made per answer
-(spec.Member.handler keys it by them), so this changes no meaning.
+`site.oparg` is that number; a fact of the site the body tests (`if not
+enterable`, `tail is not None`) is given its answer there, and the branches
+that cannot run are left out.  The handler is made per answer
+(spec.Member.handler keys it by them), so this changes no meaning.  (The body
+is taken apart at import; putting it together for a site, in the middle of
+the program, uses no module the program could have changed.)
 """
 
 import ast
@@ -42,24 +44,28 @@ _ABSENT = object()
 class Body:
     """fn's body, ready to paste: `lines` (unindented source), the global names it
     `reads`, the parameters it `tests` (names in an if's test, alone, negated or
-    compared with None)."""
+    compared with None).
+
+    Specializing it happens as the program runs, so it uses no module and no
+    builtin (the program may have replaced them): the body is taken apart here,
+    at import, into statements and tests that specialized() only puts together."""
 
     def __init__(self, tree, reads, tests):
         self.reads, self.tests = reads, tests
         self.lines = ast.unparse(tree).splitlines()
+        self._statements = _parts(tree.body)
 
     def specialized(self, answers, oparg=None):
-        """The lines for a site where each name in `answers` has that value (only
-        its truth and whether it is None are used) and, unless None, the oparg."""
-        # (made in the middle of the program: nothing here may leave garbage for its
-        # gc -- ast.fix_missing_locations would, and unparse needs no locations)
-        tree = _Specialize(answers, oparg).visit(ast.parse("\n".join(self.lines)))
-        return ast.unparse(tree).splitlines()
+        """The lines for a site where each name in `answers` has that answer
+        (answers_of) and, unless None, the oparg is that number."""
+        out = []
+        _put_together(self._statements, answers, "" if oparg is None else f"{oparg}", "", out)
+        return out
 
 
 def answers_of(value):
     """What a specialized body uses of a tested value: (it is None, its truth)."""
-    return (value is None, bool(value))
+    return (value is None, True if value else False)
 
 
 def body_lines(fn, params):
@@ -144,10 +150,6 @@ def _tested_names(test):
     return []
 
 
-def _is_int(node):
-    return isinstance(node, ast.Constant) and type(node.value) is int
-
-
 def _none_test(node):
     """`name is None` or `name is not None`."""
     return (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name)
@@ -156,81 +158,118 @@ def _none_test(node):
             and node.comparators[0].value is None)
 
 
-class _Specialize(ast.NodeTransformer):
-    """A body specialized for a site (Body.specialized)."""
+# -- a body taken apart (at import) and put together for a site (as the program runs) -----
+_TEXT, _IF = "text", "if"                         # statements
+_FACT, _NONE, _NOT, _AND, _OR, _EXPR = range(6)   # tests
+_OPARG = "__site_oparg__"     # where the body reads site.oparg (put back, or the number)
 
-    def __init__(self, answers, oparg):
-        self.answers, self.oparg = answers, oparg
 
+def _parts(statements):
+    """[(_TEXT, lines, ends) | (_IF, test, body, orelse)]: an if's test taken apart,
+    every other statement as its source (ends: a return or a raise, after which
+    nothing runs)."""
+    out = []
+    for statement in statements:
+        if isinstance(statement, ast.If):
+            out.append((_IF, _test(statement.test), _parts(statement.body),
+                        _parts(statement.orelse)))
+        else:
+            text = ast.unparse(_OpargMarked().visit(statement))
+            out.append((_TEXT, text.splitlines(), isinstance(statement, (ast.Return, ast.Raise))))
+    return out
+
+
+def _test(node):
+    if isinstance(node, ast.Name):
+        return (_FACT, node.id)
+    if _none_test(node):
+        return (_NONE, node.left.id, isinstance(node.ops[0], ast.Is))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return (_NOT, _test(node.operand))
+    if isinstance(node, ast.BoolOp):
+        return (_AND if isinstance(node.op, ast.And) else _OR,
+                [_test(value) for value in node.values])
+    return (_EXPR, ast.unparse(_OpargMarked().visit(node)))
+
+
+class _OpargMarked(ast.NodeTransformer):
     def visit_Attribute(self, node):
-        if (self.oparg is not None and node.attr == "oparg" and isinstance(node.value, ast.Name)
+        if (node.attr == "oparg" and isinstance(node.value, ast.Name)
                 and node.value.id == "site" and isinstance(node.ctx, ast.Load)):
-            return ast.Constant(self.oparg)
+            return ast.Name(_OPARG, ast.Load())
         return self.generic_visit(node)
 
-    def visit_BinOp(self, node):
-        # (x - 1 - 2 is x - 3: the compiler folds only constants standing together)
-        self.generic_visit(node)
-        inner = node.left
-        if (isinstance(node.op, (ast.Add, ast.Sub)) and _is_int(node.right)
-                and isinstance(inner, ast.BinOp) and isinstance(inner.op, (ast.Add, ast.Sub))
-                and _is_int(inner.right)):
-            total = ((inner.right.value if isinstance(inner.op, ast.Add) else -inner.right.value)
-                     + (node.right.value if isinstance(node.op, ast.Add) else -node.right.value))
-            return ast.BinOp(inner.left, ast.Add() if total >= 0 else ast.Sub(),
-                             ast.Constant(abs(total)))
-        return node
 
-    def _truth(self, test):
-        """The test with its known parts answered: True, False or an expression."""
-        if isinstance(test, ast.Name) and test.id in self.answers:
-            return self.answers[test.id][1]
-        if _none_test(test) and test.left.id in self.answers:
-            is_none = self.answers[test.left.id][0]
-            return is_none if isinstance(test.ops[0], ast.Is) else not is_none
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            inner = self._truth(test.operand)
-            return (not inner) if type(inner) is bool else ast.UnaryOp(ast.Not(), inner)
-        if isinstance(test, ast.BoolOp):
-            # (in a test only its truth counts: a known operand can be dropped)
-            decides = isinstance(test.op, ast.Or)
-            left = []
-            for value in test.values:
-                answer = self._truth(value)
-                if answer is decides:
-                    return decides
-                if type(answer) is not bool:
-                    left.append(answer)
-            if not left:
-                return not decides
-            return left[0] if len(left) == 1 else ast.BoolOp(test.op, left)
-        return self.visit(test)
+def _put_together(statements, answers, oparg, indent, out):
+    """Write the statements' lines for the answers into out; whether they end (a
+    return or raise that always runs)."""
+    for statement in statements:
+        if statement[0] is _TEXT:
+            for line in statement[1]:
+                out.append(indent + _with_oparg(line, oparg))
+            if statement[2]:
+                return True
+            continue
+        _, test, body, orelse = statement
+        answer = _answer(test, answers, oparg)
+        if answer is True or answer is False:
+            if _put_together(body if answer else orelse, answers, oparg, indent, out):
+                return True
+            continue
+        out.append(f"{indent}if {answer[0]}:")
+        ends = _block(body, answers, oparg, indent, out)
+        if orelse:
+            out.append(f"{indent}else:")
+            ends = _block(orelse, answers, oparg, indent, out) and ends
+        else:
+            ends = False
+        if ends:
+            return True
+    return False
 
-    def visit_If(self, node):
-        test = self._truth(node.test)
-        if type(test) is not bool:
-            node.test = test
-            node.body = self._statements(node.body) or [ast.Pass()]
-            node.orelse = self._statements(node.orelse)
-            return node
-        return self._statements(node.body if test else node.orelse)
 
-    def visit_IfExp(self, node):
-        test = self._truth(node.test)
-        if type(test) is not bool:
-            node.test = test
-            return self.generic_visit(node)
-        return self.visit(node.body if test else node.orelse)
+def _block(statements, answers, oparg, indent, out):
+    before = len(out)
+    ends = _put_together(statements, answers, oparg, indent + "    ", out)
+    if len(out) == before:
+        out.append(indent + "    pass")
+    return ends
 
-    def _statements(self, statements):
-        out = []
-        for statement in statements:
-            new = self.visit(statement)
-            out.extend(new if isinstance(new, list) else [new])
-            if out and isinstance(out[-1], (ast.Return, ast.Raise)):
-                break           # (what follows cannot run)
-        return out
 
-    def visit_Module(self, node):
-        node.body = self._statements(node.body)
-        return node
+def _with_oparg(text, oparg):
+    return text.replace(_OPARG, oparg if oparg else "site.oparg")
+
+
+def _answer(test, answers, oparg):
+    """True, False, or (the test's text where it is not known, whether it is an and/or)."""
+    kind = test[0]
+    if kind is _FACT:
+        known = answers.get(test[1])
+        return known[1] if known is not None else (test[1], False)
+    if kind is _NONE:
+        known = answers.get(test[1])
+        if known is not None:
+            return known[0] if test[2] else not known[0]
+        return (f"{test[1]} is None" if test[2] else f"{test[1]} is not None", False)
+    if kind is _NOT:
+        inner = _answer(test[1], answers, oparg)
+        if inner is True or inner is False:
+            return not inner
+        return (f"not ({inner[0]})" if inner[1] else f"not {inner[0]}", False)
+    if kind is _EXPR:
+        return (_with_oparg(test[1], oparg), True)
+    decides = kind is _OR        # (in a test only its truth counts: known operands go)
+    left = []
+    for value in test[1]:
+        answer = _answer(value, answers, oparg)
+        if answer is decides:
+            return decides
+        if answer is not True and answer is not False:
+            left.append(answer)
+    if not left:
+        return not decides
+    if len(left) == 1:
+        return left[0]
+    joined = (" or " if decides else " and ").join(
+        f"({text})" if grouped else text for text, grouped in left)
+    return (joined, True)

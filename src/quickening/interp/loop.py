@@ -364,11 +364,7 @@ def enter(caller, f):
     except BaseException as e:
         ts.entered -= 1
         ts.frame = caller
-        if f.raised_at >= 0:    # raised inside a fused run: at this instruction
-            pc = f.raised_at
-            f.raised_at = -1
-        f.pc = pc
-        f.stopped = e
+        _stopped_by(f, pc, e)
         return NULL
     ts.entered -= 1
     ts.frame = caller
@@ -415,11 +411,7 @@ def resume(entry):
             h, arg, nxt = instrs[pc]
             pc = h(f, stack, arg, nxt)
     except BaseException as e:
-        if f.raised_at >= 0:    # raised inside a fused run: at this instruction
-            pc = f.raised_at
-            f.raised_at = -1
-        f.pc = pc
-        f.stopped = e
+        _stopped_by(f, pc, e)
     else:
         if pc == YIELD and f.trace is None and not f.exc_stack and _handled_now() is None:
             f.gen_ds = None     # (as run_frame's yield)
@@ -436,6 +428,16 @@ def resume(entry):
 
 
 _handled_now = handled.current
+
+
+def _stopped_by(f, pc, exc):
+    """f, run by enter() or resume(), stopped by exc, raised at instruction pc (or
+    inside a fused run: at its own instruction); run_frame goes on from there."""
+    if f.raised_at >= 0:
+        pc = f.raised_at
+        f.raised_at = -1
+    f.pc = pc
+    f.stopped = exc
 
 
 # the host frames of these run interpreted frames (frame walks find them: frameview)
