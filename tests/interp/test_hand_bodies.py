@@ -47,6 +47,9 @@ def _op_nested(site, x, a, b, c):
 
 
 OPERATIONS = [_op_tests, _op_nested]
+# the names the ifs it can leave out test (_op_nested's are inside a for, a try and
+# conditional expressions, which are pasted as they are)
+TESTED = {_op_tests: {"x", "a", "b", "c"}, _op_nested: set()}
 VALUES = st.sampled_from([None, 0, 1, 2, True, False, (), (1,), "", "s"])
 
 
@@ -62,9 +65,9 @@ def _made(lines):
        a=VALUES, b=VALUES, c=VALUES)
 def test_a_specialized_body_does_what_the_body_does(op, oparg, x, a, b, c):
     body = hand_bodies.body_lines(op, ("x", "a", "b", "c"))
-    assert body is not None and body.tests >= {"a", "b", "c"}
-    values = {"a": a, "b": b, "c": c}
-    answers = {name: hand_bodies.answers_of(value) for name, value in values.items()}
+    assert body is not None and body.tests == TESTED[op]
+    values = {"a": a, "b": b, "c": c, "x": x}
+    answers = {name: body.answer(name, values[name]) for name in body.tests}
     specialized = _made(body.specialized(answers, oparg))
     assert specialized(_Site(oparg), x, a, b, c) == op(_Site(oparg), x, a, b, c)
 
@@ -72,13 +75,13 @@ def test_a_specialized_body_does_what_the_body_does(op, oparg, x, a, b, c):
 @given(oparg=st.integers(0, 3), x=st.integers(-2, 2), a=VALUES, b=VALUES, c=VALUES)
 def test_a_body_answered_in_part_keeps_the_other_tests(oparg, x, a, b, c):
     body = hand_bodies.body_lines(_op_tests, ("x", "a", "b", "c"))
-    specialized = _made(body.specialized({"b": hand_bodies.answers_of(b)}))
+    specialized = _made(body.specialized({"b": body.answer("b", b)}))
     assert specialized(_Site(oparg), x, a, b, c) == _op_tests(_Site(oparg), x, a, b, c)
 
 
 def test_a_specialized_body_tests_no_answered_fact():
     body = hand_bodies.body_lines(_op_tests, ("x", "a", "b", "c"))
-    lines = body.specialized({name: hand_bodies.answers_of(1) for name in "abc"}, 2)
+    lines = body.specialized({name: body.answer(name, 1) for name in "abc"}, 2)
     text = "\n".join(lines)
     for name in "abc":
         assert f"if {name}" not in text and f"not {name}" not in text
@@ -91,10 +94,18 @@ def test_a_call_sites_handler_is_specialized_for_its_facts():
     member = call.PY_GENERAL
     assert set(member._tested) >= {"enterable", "simple", "has_free"}
     # (the member's handler source, as generated for a site with these facts)
-    answers = tuple(hand_bodies.answers_of(v) for v in
-                    [{"enterable": True, "simple": True, "has_free": False,
-                      "tail": ()}[name] for name in member._tested])
+    facts = {"enterable": True, "simple": True, "has_free": False, "tail": ()}
+    answers = tuple(member._body.answer(name, facts[name]) for name in member._tested)
     lines = member._pasted(1, answers)
     text = "\n".join(lines)
     assert "enterable" not in text and "simple" not in text and "has_free" not in text
     assert "site.oparg" not in text
+
+
+def test_sites_differing_only_in_what_no_test_asks_share_a_handler():
+    """`tail` is only asked whether it is None: an empty tail and a longer one give
+    the same answer (one handler), None another."""
+    body = call.PY_GENERAL._body
+    assert body.answer("tail", ()) == body.answer("tail", (1, 2))
+    assert body.answer("tail", None) != body.answer("tail", ())
+    assert body.said("tail", body.answer("tail", ())) == "tail is not None"

@@ -42,30 +42,44 @@ _ABSENT = object()
 
 
 class Body:
-    """fn's body, ready to paste: `lines` (unindented source), the global names it
-    `reads`, the parameters it `tests` (names in an if's test, alone, negated or
+    """fn's body, ready to paste: the global names it `reads`, the parameters it
+    `tests` (names in the test of an if it can leave out: alone, negated or
     compared with None).
 
     Specializing it happens as the program runs, so it uses no module and no
     builtin (the program may have replaced them): the body is taken apart here,
     at import, into statements and tests that specialized() only puts together."""
 
-    def __init__(self, tree, reads, tests):
-        self.reads, self.tests = reads, tests
-        self.lines = ast.unparse(tree).splitlines()
+    def __init__(self, tree, reads, params):
+        self.reads = reads
         self._statements = _parts(tree.body)
+        # name -> [whether a test asks if it is None, whether one asks its truth]
+        self._asked = {}
+        _asked_in(self._statements, params, self._asked)
+        self.tests = frozenset(self._asked)
+
+    def answer(self, name, value):
+        """What the tests of name ask of value: (it is None, its truth), each None
+        where no test asks it (sites differing only there share a handler)."""
+        is_none, truth = self._asked[name]
+        return (value is None if is_none else None,
+                (True if value else False) if truth else None)
 
     def specialized(self, answers, oparg=None):
         """The lines for a site where each name in `answers` has that answer
-        (answers_of) and, unless None, the oparg is that number."""
+        and, unless None, the oparg is that number."""
         out = []
         _put_together(self._statements, answers, "" if oparg is None else f"{oparg}", "", out)
         return out
 
-
-def answers_of(value):
-    """What a specialized body uses of a tested value: (it is None, its truth)."""
-    return (value is None, True if value else False)
+    @staticmethod
+    def said(name, answer):
+        """An answer in words: `tail is not None`, `not has_free` ..."""
+        is_none, truth = answer
+        words = [] if is_none is None else [f"{name} is None" if is_none else f"{name} is not None"]
+        if truth is not None and not is_none:
+            words.append(name if truth else f"not {name}")
+        return ", ".join(words)
 
 
 def body_lines(fn, params):
@@ -100,9 +114,7 @@ def body_lines(fn, params):
         statements.append(ast.Return(value=None))     # (falling off fn's end)
     renamed = ast.fix_missing_locations(
         _Rename({name: PREFIX + name for name in assigned}).visit(module))
-    tests = {node.id for test in _tests(renamed) for node in _tested_names(test)}
-    return Body(renamed, frozenset(read - assigned - set(params)),
-                frozenset(tests & set(params)))
+    return Body(renamed, frozenset(read - assigned - set(params)), frozenset(params))
 
 
 def meant_alike(fn, reads, handler_globals):
@@ -133,23 +145,6 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
-def _tests(tree):
-    return [node.test for node in ast.walk(tree) if isinstance(node, (ast.If, ast.IfExp))]
-
-
-def _tested_names(test):
-    """The names whose truth (or being None) the test asks directly."""
-    if isinstance(test, ast.Name):
-        return [test]
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _tested_names(test.operand)
-    if isinstance(test, ast.BoolOp):
-        return [name for value in test.values for name in _tested_names(value)]
-    if _none_test(test):
-        return [test.left]
-    return []
-
-
 def _none_test(node):
     """`name is None` or `name is not None`."""
     return (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name)
@@ -159,7 +154,7 @@ def _none_test(node):
 
 
 # -- a body taken apart (at import) and put together for a site (as the program runs) -----
-_TEXT, _IF = "text", "if"                         # statements
+_TEXT, _IF = range(2)                             # statements
 _FACT, _NONE, _NOT, _AND, _OR, _EXPR = range(6)   # tests
 _OPARG = "__site_oparg__"     # where the body reads site.oparg (put back, or the number)
 
@@ -177,6 +172,26 @@ def _parts(statements):
             text = ast.unparse(_OpargMarked().visit(statement))
             out.append((_TEXT, text.splitlines(), isinstance(statement, (ast.Return, ast.Raise))))
     return out
+
+
+def _asked_in(statements, params, asked):
+    """Record in asked what the ifs' tests ask of each of the params."""
+    for statement in statements:
+        if statement[0] == _IF:
+            _asked_of(statement[1], params, asked)
+            _asked_in(statement[2], params, asked)
+            _asked_in(statement[3], params, asked)
+
+
+def _asked_of(test, params, asked):
+    kind = test[0]
+    if kind in (_FACT, _NONE) and test[1] in params:
+        asked.setdefault(test[1], [False, False])[kind == _FACT] = True
+    elif kind == _NOT:
+        _asked_of(test[1], params, asked)
+    elif kind in (_AND, _OR):
+        for value in test[1]:
+            _asked_of(value, params, asked)
 
 
 def _test(node):
@@ -204,7 +219,7 @@ def _put_together(statements, answers, oparg, indent, out):
     """Write the statements' lines for the answers into out; whether they end (a
     return or raise that always runs)."""
     for statement in statements:
-        if statement[0] is _TEXT:
+        if statement[0] == _TEXT:
             for line in statement[1]:
                 out.append(indent + _with_oparg(line, oparg))
             if statement[2]:
@@ -243,22 +258,22 @@ def _with_oparg(text, oparg):
 def _answer(test, answers, oparg):
     """True, False, or (the test's text where it is not known, whether it is an and/or)."""
     kind = test[0]
-    if kind is _FACT:
+    if kind == _FACT:
         known = answers.get(test[1])
         return known[1] if known is not None else (test[1], False)
-    if kind is _NONE:
+    if kind == _NONE:
         known = answers.get(test[1])
         if known is not None:
             return known[0] if test[2] else not known[0]
         return (f"{test[1]} is None" if test[2] else f"{test[1]} is not None", False)
-    if kind is _NOT:
+    if kind == _NOT:
         inner = _answer(test[1], answers, oparg)
         if inner is True or inner is False:
             return not inner
         return (f"not ({inner[0]})" if inner[1] else f"not {inner[0]}", False)
-    if kind is _EXPR:
+    if kind == _EXPR:
         return (_with_oparg(test[1], oparg), True)
-    decides = kind is _OR        # (in a test only its truth counts: known operands go)
+    decides = kind == _OR        # (in a test only its truth counts: known operands go)
     left = []
     for value in test[1]:
         answer = _answer(value, answers, oparg)

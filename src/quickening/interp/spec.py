@@ -357,7 +357,7 @@ class Member:
         """The dispatch handler of a site holding this member (with its facts)."""
         key, names = self._key(oparg, facts)
         # (a pasted body is specialized by the answers of the facts it tests)
-        answers = tuple(hand_bodies.answers_of(facts[name]) for name in self._tested)
+        answers = tuple(self._body.answer(name, facts[name]) for name in self._tested)
         made = self._handlers.get((key, answers))
         if made is None:
             made = self._handlers[key, answers] = self._generate(
@@ -434,8 +434,7 @@ class Member:
         label = self.name + (f" oparg {oparg}" if type(key[1]) is int else "")
         if answers:
             label += " where " + ", ".join(
-                f"{name} is None" if is_none else name if truth else f"not {name}"
-                for name, (is_none, truth) in zip(self._tested, answers))
+                self._body.said(name, answer) for name, answer in zip(self._tested, answers))
         code = generated.compile_registered("member", "\n".join(body) + "\n", label)
         namespace = generated.namespace(code, {**self._pasted_globals(),
                                                _BASE: self.family.base_handler, **self.needs})
