@@ -157,6 +157,7 @@ _decref = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(("Py_DecRef", ctypes.pythonap
 # any other's count fits there, so it can be changed in memory (GIL held) but for
 # the decrement to 0, which must deallocate (Py_DecRef)
 IMMORTAL_LOW = 0x80000000
+IMMORTAL_REFCNT = 0xFFFFFFFF     # (_Py_IMMORTAL_REFCNT: what an object made immortal holds)
 
 
 def _set_reference(addr, new):
@@ -242,13 +243,28 @@ def place_owned_frame(frame, code_base, lasti):
     return True
 
 
-def set_owned_frame_code(frame, code, code_base):
-    """Make a frame object owning its frame (a stand-in: tracebacks.frame_object)
-    report `code` as its f_code, at its first instruction (code_base: the address
-    of code's co_code_adaptive).  Its f_lasti and f_lineno are then read from
-    `code`, whose fast locals must be laid out as the frame's."""
-    _set_reference(id(frame) + FRAME_OWNED_DATA + IFRAME_EXECUTABLE, id(code))
-    MEM64[(id(frame) + OWNED_INSTR_PTR) >> 3] = code_base
+def owned_code_swap(old, new):
+    """What set_owned_frame_code needs to make frame objects made from code `old`
+    report code `new` instead: new's refcount word (None: it is immortal) and its
+    address.  `old` is made immortal: the caller keeps it for good, and then the
+    frames made from it need not give their references to it back (each operation
+    on an address makes a two-digit int, and this runs for every frame made)."""
+    MEM64[id(old) >> 3] = IMMORTAL_REFCNT
+    return (id(new) >> 2 if MEM32[id(new) >> 2] < IMMORTAL_LOW else None), id(new)
+
+
+def set_owned_frame_code(frame, swap):
+    """Make a frame object owning a frame of code `old`, not started (a stand-in:
+    tracebacks.frame_object), report code `new` as its f_code (swap:
+    owned_code_swap(old, new)), whose fast locals must be laid out as the frame's.
+    Its f_lasti means nothing until it is placed (place_owned_frame)."""
+    count_word, address = swap
+    if count_word is not None:
+        MEM32[count_word] += 1      # (Py_INCREF in memory)
+    MEM64[(id(frame) >> 3) + _OWNED_EXECUTABLE_WORD] = address
+
+
+_OWNED_EXECUTABLE_WORD = (FRAME_OWNED_DATA + IFRAME_EXECUTABLE) >> 3
 
 
 def set_frame_fast_all(frame, addresses):

@@ -41,7 +41,7 @@ from quickening.interp.generated import is_fused
 from quickening.interp.handled import write_unraisable
 from quickening.interp.localsproxy import f_locals
 from quickening.interp.quiet import AUDITED_READS, HOOKED, audit_for_caller
-from quickening.interp.tracebacks import is_internal, place, strip_internal
+from quickening.interp.tracebacks import is_dropped, is_internal, place, strip_internal
 
 _orig_getframe = sys._getframe     # (the host's: hostframes.install replaces it later)
 
@@ -307,12 +307,16 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
     read the live activation.)
     host: the host frame of the loop whose innermost frame is `frame`, if known;
     live: see frame_object."""
-    fresh = frame.standin is None
-    stand = frame_object(frame, live)
+    stand = frame.standin
+    fresh = stand is None
+    if fresh:
+        stand = tracebacks.frame_object(frame)     # (frame_object, without a call)
+        if live:
+            register_live(stand, frame)
+    elif live and id(stand) not in LIVE:
+        register_live(stand, frame)     # (made by add_entry)
     if facts.PROBLEM is not None:
         return stand
-    if live and not fresh and id(stand) not in LIVE:
-        register_live(stand, frame)     # (made by add_entry)
     if not fresh and lasti >= 0 and frame.gen is None:
         place(frame, stand, lasti)
         return stand
@@ -664,7 +668,7 @@ def add_entry(exc, frame, lasti):
         # CPython's would not have (nor keep alive)
         if chained is not None:
             ctb = chained.__traceback__
-            if ctb is not None and is_internal(ctb.tb_frame.f_code):
+            if ctb is not None and is_dropped(ctb.tb_frame.f_code):
                 chained.__traceback__ = strip_internal(ctb)
     line = info.line_at(lasti)
     # (called by the loop running `frame`, or by a generator's throw() before it started)

@@ -64,6 +64,12 @@ def is_internal(code):
     return hit
 
 
+def is_dropped(code):
+    """Whether strip_internal drops a traceback entry of `code`: the interpreter's
+    own, not a stand-in frame's (whose code is a trampoline: internal to frame walks)."""
+    return id(code) not in _STANDIN_CODES and is_internal(code)
+
+
 def shown_as_program(code):
     """`code` (a trampoline) is the code object stand-in frames report: their
     traceback entries are the program's (strip_internal keeps them), though a host
@@ -133,7 +139,9 @@ def shown_code(info):
 
 def _standins(info):
     """[code, globals, function, cell slots, the address of the shown code's
-    co_code_adaptive, the shown code] for the stand-in frames of info's code.
+    co_code_adaptive, the shown code, how a frame is made to report it
+    (facts.owned_code_swap; None: the code is shown)] for the stand-in frames of
+    info's code.
 
     The frame is made from a code that names the same file, names, lines and
     length as info's (so an instruction offset means the same), every fast local
@@ -163,7 +171,8 @@ def _standins(info):
     shown_as_program(shown)
     cells = tuple(i for i, name in enumerate(names)
                   if i >= info.free_start or name in info.cell_names)
-    cached = info.standin = [stand, None, None, cells, id(shown) + facts.CODE_ADAPTIVE, shown]
+    swap = facts.owned_code_swap(stand, shown) if shown is not stand else None
+    cached = info.standin = [stand, None, None, cells, id(shown) + facts.CODE_ADAPTIVE, shown, swap]
     return cached
 
 
@@ -190,9 +199,9 @@ def frame_object(frame):
         gen = cached[2]()
         stand = facts.NATIVE_GETTERS["gi_frame"](gen)
         gen = None     # the frame object takes its frame over: nothing runs it
-        if cached[5] is not cached[0]:
-            # it reports the shown code, at its first instruction until placed
-            facts.set_owned_frame_code(stand, cached[5], cached[4])
+        if cached[6] is not None:
+            # it reports the shown code (where: once placed)
+            facts.set_owned_frame_code(stand, cached[6])
         frame.standin = stand
         if frame.locals is not None and facts.PROBLEM is None:
             # module and class bodies: f_locals is their namespace
@@ -244,7 +253,9 @@ def _unstarted_entry(tb):
     inner = tb.tb_frame.f_locals.get("inner")
     frame = inner.frame
     lasti = frame.info.unstarted_lasti
-    return frame_object(frame), lasti, frame.info.line_at(lasti)
+    stand = frame_object(frame)
+    place(frame, stand, lasti)
+    return stand, lasti, frame.info.line_at(lasti)
 
 
 def frame_exits(exc, frame, lasti):
