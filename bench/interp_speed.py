@@ -43,6 +43,7 @@ import hashlib
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -359,6 +360,10 @@ def git_head():
 
 NO_CODE_CACHE = False      # --no-code-cache
 VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+if shutil.which("setarch"):
+    # the same addresses in every run (no ASLR): the interpreter keys dictionaries by
+    # id(), whose collisions otherwise move the count by a percent or two
+    VALGRIND = ["setarch", os.uname().machine, "-R", *VALGRIND]
 
 
 def run_child(python, name, mode, timeout, tracemalloc=False, against=None, clock="cpu"):
