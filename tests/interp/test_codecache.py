@@ -104,3 +104,37 @@ def test_nothing_is_written_when_turned_off_or_under_dont_write_bytecode(tmp_pat
         cache = tmp_path / name
         _run(script, _env(cache, **more))
         assert not _cache_file(cache).exists(), name
+
+
+# A child that imports the interpreter, counting the source it parses (ast.parse
+# raises the compile event for "<unknown>"), and checks each hand-written body it
+# took (from the file or not) against one taken apart now.
+BODIES = textwrap.dedent("""
+    import gc, sys
+    parsed = []
+    sys.addaudithook(lambda event, args: parsed.append(1)
+                     if event == "compile" and args[1] == "<unknown>" else None)
+    import quickening.api
+    from quickening.interp import hand_bodies, spec
+    members = [m for m in gc.get_objects() if type(m) is spec.Member and m._body is not None]
+    count = len(parsed)
+    for m in members:
+        statements, reads = hand_bodies._taken_apart(m.op.fn, m.op.params)
+        assert (m._body._statements, m._body.reads) == (statements, frozenset(reads)), m.name
+    print(len(members), count)
+""")
+
+
+def test_hand_written_bodies_are_taken_apart_once(tmp_path):
+    script = tmp_path / "bodies.py"
+    script.write_text(BODIES)
+    env = _env(tmp_path / "cache")
+    runs = []
+    for _ in range(2):
+        proc = run_program([PYTHON, str(script)], env=env)
+        assert proc.returncode == 0, proc.stderr
+        runs.append(tuple(map(int, proc.stdout.split())))
+    (members, parsed_first), (members_again, parsed_second) = runs
+    assert members == members_again > 10
+    assert parsed_first >= members       # every body was parsed the first time
+    assert parsed_second == 0, runs      # and none the second: the file gave them

@@ -81,6 +81,26 @@ def compile_code(source, filename):
     return code
 
 
+def remembered(key, compute):
+    """compute(), or what it gave an earlier run for the same key: a value marshal
+    can write, and a key that names everything the value depends on."""
+    if _PATH is None:
+        return compute()
+    digest = hashlib.blake2b(f"value\0{key}".encode(), digest_size=16).digest()
+    blob = _KEPT.get(digest)
+    if blob is not None:
+        try:
+            kept = marshal.loads(blob)
+        except (ValueError, EOFError, TypeError):
+            kept = None
+        if type(kept) is tuple and len(kept) == 2 and kept[0] == key:
+            _USED.add(digest)
+            return kept[1]
+    value = compute()
+    _NEW[digest] = marshal.dumps((key, value))
+    return value
+
+
 def _save():
     """Merge this run's new code into the file (written whole, then renamed in place)."""
     if not _NEW or _PATH is None or sys.dont_write_bytecode:

@@ -31,7 +31,10 @@ the program, uses no module the program could have changed.)
 
 import ast
 import inspect
+import os
 import textwrap
+
+from quickening.interp import codecache
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
@@ -50,9 +53,9 @@ class Body:
     builtin (the program may have replaced them): the body is taken apart here,
     at import, into statements and tests that specialized() only puts together."""
 
-    def __init__(self, tree, reads, params):
+    def __init__(self, statements, reads, params):
         self.reads = reads
-        self._statements = _parts(tree.body)
+        self._statements = statements      # (_parts)
         # name -> [whether a test asks if it is None, whether one asks its truth]
         self._asked = {}
         _asked_in(self._statements, params, self._asked)
@@ -86,9 +89,33 @@ def body_lines(fn, params):
     """fn's Body for a handler whose scope binds `params`, or None when it cannot be
     pasted (see the module's docstring).  (Called where fn is declared, at import:
     reading fn's source in the middle of the program would use linecache, the
-    program's too.)"""
+    program's too.)  Taking a body apart is most of quickening's start-up, so what
+    it gives is kept between runs (codecache.remembered), for as long as fn's file
+    is unchanged."""
     if fn.__code__.co_freevars:
         return None
+    key = _source_key(fn, params)
+    parts = (_taken_apart(fn, params) if key is None
+             else codecache.remembered(key, lambda: _taken_apart(fn, params)))
+    return None if parts is None else Body(parts[0], frozenset(parts[1]), frozenset(params))
+
+
+def _source_key(fn, params):
+    """What the body taken apart depends on: fn's file as it is now (as a .pyc is
+    checked against its source), where fn is in it, and the params; None when the
+    file cannot be seen."""
+    code = fn.__code__
+    try:
+        stat = os.stat(code.co_filename)
+    except OSError:
+        return None
+    return (f"hand body {code.co_filename} {stat.st_mtime_ns} {stat.st_size} "
+            f"{fn.__qualname__} {code.co_firstlineno} {sorted(params)}")
+
+
+def _taken_apart(fn, params):
+    """(fn's statements taken apart (_parts), the global names it reads), or None
+    when it cannot be pasted."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError):
@@ -114,7 +141,7 @@ def body_lines(fn, params):
         statements.append(ast.Return(value=None))     # (falling off fn's end)
     renamed = ast.fix_missing_locations(
         _Rename({name: PREFIX + name for name in assigned}).visit(module))
-    return Body(renamed, frozenset(read - assigned - set(params)), frozenset(params))
+    return _parts(renamed.body), sorted(read - assigned - set(params))
 
 
 def meant_alike(fn, reads, handler_globals):
