@@ -62,20 +62,26 @@ _NEW = {}       # compiled in this run, not in the file
 _USED = set()   # digests this run took from the file
 
 
+def _kept(digest):
+    """What the file keeps under digest (None: nothing, or what cannot be read)."""
+    blob = _KEPT.get(digest)
+    if blob is None:
+        return None
+    try:
+        return marshal.loads(blob)
+    except (ValueError, EOFError, TypeError):
+        return None
+
+
 def compile_code(source, filename):
     """compile(source, filename, "exec"), or the same code object kept by an earlier run."""
     if _PATH is None:
         return compile(source, filename, "exec")
     digest = hashlib.blake2b(f"{filename}\0{source}".encode(), digest_size=16).digest()
-    blob = _KEPT.get(digest)
-    if blob is not None:
-        try:
-            code = marshal.loads(blob)
-        except (ValueError, EOFError, TypeError):
-            code = None
-        if type(code) is CodeType and code.co_filename == filename:
-            _USED.add(digest)
-            return code
+    code = _kept(digest)
+    if type(code) is CodeType and code.co_filename == filename:
+        _USED.add(digest)
+        return code
     code = compile(source, filename, "exec")
     _NEW[digest] = marshal.dumps(code)
     return code
@@ -87,15 +93,10 @@ def remembered(key, compute):
     if _PATH is None:
         return compute()
     digest = hashlib.blake2b(f"value\0{key}".encode(), digest_size=16).digest()
-    blob = _KEPT.get(digest)
-    if blob is not None:
-        try:
-            kept = marshal.loads(blob)
-        except (ValueError, EOFError, TypeError):
-            kept = None
-        if type(kept) is tuple and len(kept) == 2 and kept[0] == key:
-            _USED.add(digest)
-            return kept[1]
+    kept = _kept(digest)
+    if type(kept) is tuple and len(kept) == 2 and kept[0] == key:
+        _USED.add(digest)
+        return kept[1]
     value = compute()
     _NEW[digest] = marshal.dumps((key, value))
     return value
