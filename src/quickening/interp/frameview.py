@@ -313,10 +313,10 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
         stand = tracebacks.frame_object(frame)     # (frame_object, without a call)
         if live:
             register_live(stand, frame)
-    elif live and id(stand) not in LIVE:
-        register_live(stand, frame)     # (made by add_entry)
     if facts.PROBLEM is not None:
         return stand
+    if live and not fresh and id(stand) not in LIVE:
+        register_live(stand, frame)     # (made by add_entry)
     if not fresh and lasti >= 0 and frame.gen is None:
         place(frame, stand, lasti)
         return stand

@@ -101,15 +101,16 @@ def body_lines(fn, params):
 
 
 def _source_key(fn, params):
-    """What the body taken apart depends on: fn's file as it is now (as a .pyc is
-    checked against its source), where fn is in it, and the params; None when the
-    file cannot be seen."""
+    """What the body taken apart depends on: fn's file and this one as they are now
+    (as a .pyc is checked against its source), where fn is in its file, and the
+    params; None when a file cannot be seen."""
     code = fn.__code__
     try:
-        stat = os.stat(code.co_filename)
+        stats = [os.stat(path) for path in (code.co_filename, __file__)]
     except OSError:
         return None
-    return (f"hand body {code.co_filename} {stat.st_mtime_ns} {stat.st_size} "
+    files = " ".join(f"{s.st_mtime_ns}:{s.st_size}" for s in stats)
+    return (f"hand body {code.co_filename} {files} "
             f"{fn.__qualname__} {code.co_firstlineno} {sorted(params)}")
 
 
