@@ -296,6 +296,9 @@ class Member:
         self._tested = tuple(sorted(self._body.tests & set(self.kept))) if self._body else ()
         self._handlers = {}       # variant key -> handler (or, with facts, its factory)
         self._kinds = {}          # variant key -> SiteShape (members with facts)
+        self._oparg_keys = {}     # oparg -> its part of the key (_oparg_key)
+        self._lowered = None      # the cheap checks' bindings (_cheap_bindings)
+        self._extra_names = None  # what they add (_extra)
 
     def _named(self):
         """The words the guards' arguments and the operation's texts use."""
@@ -319,15 +322,24 @@ class Member:
         return (fused(oparg) if callable(fused) else fused) and self.serves(oparg)
 
     def _key(self, oparg, facts=None):
-        names = self.variants(oparg) if self.variants is not None else {}
-        variable = self._variadic() or any(v is OPARG for c in self.guards
-                                           for v in c.bound.values())
-        # (an operation given per oparg: one handler per text it gives, not per oparg)
-        op = self.op(oparg) if callable(self.op) and not self.by_hand else None
-        op = (op,) if isinstance(op, str) else tuple(op) if op is not None else None
+        names_key, which, names = self._oparg_key(oparg)
         conditions = tuple(bool(facts[w]) for w in self.conditions) if facts else ()
-        return ((tuple(sorted(names.items())), oparg if variable else op, conditions),
-                names)
+        return (names_key, which, conditions), names
+
+    def _oparg_key(self, oparg):
+        """The part of a handler's key the oparg decides (kept: a churning site
+        asks for it at every re-specialization)."""
+        got = self._oparg_keys.get(oparg)
+        if got is None:
+            names = self.variants(oparg) if self.variants is not None else {}
+            variable = self._variadic() or any(v is OPARG for c in self.guards
+                                               for v in c.bound.values())
+            # (an operation given per oparg: one handler per text it gives, not per oparg)
+            op = self.op(oparg) if callable(self.op) and not self.by_hand else None
+            op = (op,) if isinstance(op, str) else tuple(op) if op is not None else None
+            got = self._oparg_keys[oparg] = (tuple(sorted(names.items())),
+                                             oparg if variable else op, names)
+        return got
 
     def _variadic(self):
         return any("[" in name for name in self.inputs)
@@ -527,13 +539,25 @@ class Member:
     def _prepared(self, oparg, facts):
         """What the guards' cheap lowerings are made of at this site (prepare's names)."""
         extra = {}
-        for check in self.guards:
-            if self._cheap(check):
-                bound = {p: oparg if v is OPARG else facts[v] if isinstance(v, str) else v
-                         for p, v in check.bound.items()
-                         if not isinstance(v, str) or v in facts}
-                extra.update(check.guard.prepare(**{**facts, **bound}))
+        for prepare, bound in self._cheap_bindings():
+            args = dict(facts)
+            for p, v in bound:
+                if v is OPARG:
+                    args[p] = oparg
+                elif not isinstance(v, str):
+                    args[p] = v
+                elif v in facts:
+                    args[p] = facts[v]
+            extra.update(prepare(**args))
         return extra
+
+    def _cheap_bindings(self):
+        """(prepare, the check's bound parameters) of each check in its cheap lowering
+        (kept: the same at every site)."""
+        if self._lowered is None:
+            self._lowered = tuple((c.guard.prepare, tuple(c.bound.items()))
+                                  for c in self.guards if self._cheap(c))
+        return self._lowered
 
     def guard_template(self, oparg, positions, first):
         """The guard as a fused run's template for a member by hand, whose in-place
@@ -560,7 +584,10 @@ class Member:
 
     def _extra(self):
         """The facts the guards' cheap lowerings add, in order (after the member's own)."""
-        return tuple(name for c in self.guards if self._cheap(c) for name in c.guard.extra())
+        if self._extra_names is None:
+            self._extra_names = tuple(name for c in self.guards if self._cheap(c)
+                                      for name in c.guard.extra())
+        return self._extra_names
 
     def _objects(self):
         """The objects the guards need that are not ints (facts after the member's own)."""
