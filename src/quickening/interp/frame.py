@@ -20,30 +20,18 @@ class Frame:
     # A plain class, not __slots__: the host specializes `Frame(...)` (its
     # CALL_ALLOC_AND_ENTER_INIT needs inline values), which makes a frame about
     # 100 ns cheaper, once per call.  The attributes __init__ sets are laid out
-    # inline; rarely set ones default to the class attributes below (never read
-    # through __dict__, which would make the frame's attributes a dict).
-    callee = None          # the frame this one is calling (handed to the loop)
-    retval = None          # the value being returned or yielded
-    gen_ds = None          # a generator frame's data-stack state while it runs (_datastack)
-    no_tb = False          # the exception being unwound already has this frame's entry
-    gen = None             # the generator object owning this frame
-    exc_stack = None       # exceptions a generator frame is handling (restored on resume)
-    func = None            # the function called, when known
-    view = None            # a weak reference to the FrameView handed out for this frame
-    standin = None         # the real frame object standing for it (tracebacks.frame_object)
-    entry_lasti = -1       # lasti restored by RERAISE, pushed again by a lasti handler
+    # inline, in the class's shared keys.  An attribute that is both in those
+    # keys and a class attribute is never specialized by the host (3.13's
+    # LOAD_ATTR and STORE_ATTR fail on it: the instance may shadow the class), so
+    # every attribute calls, generators, exceptions and frame objects use is set
+    # by __init__; the rarely set ones (tracing's) default to the class
+    # attributes below and stay out of the keys (never read through __dict__,
+    # which would make the frame's attributes a dict).
     trace = None           # the frame's local trace function (f_trace)
     trace_pending = None   # f_trace set while the thread does not trace (runtime._settrace)
     trace_line = -1        # the line of the last 'line' event
     trace_prev = -1        # the pc executed last while traced
     trace_opcodes = False  # f_trace_opcodes: an 'opcode' event before each instruction
-    raised_at = -1         # set by a fused run (fusion.py): the instruction that raised
-    stopped = None         # a frame loop.enter() ran and handed to the loop: where it
-                           # stopped (a handler's signal or pc, or the exception raised)
-    inline = None          # for frames pushed by specialized instructions (__init__ of
-                           # CALL_ALLOC_AND_ENTER_INIT, generators of FOR_ITER_GEN and
-                           # SEND_GEN): on_return/on_yield(frame, value, caller) -> caller pc,
-                           # on_unwind(frame, exc, caller)
 
     def __init__(self, info, fast, globals_, builtins, locals_, back, depth):
         self.info = info
@@ -55,16 +43,23 @@ class Frame:
         self.back = back
         self.depth = depth
         self.ds = None     # (top, limit) of CPython's data stack over this frame (_datastack.py)
-
-    def _set_usual_attributes(self):
-        """Give this frame every attribute calls, generators, exceptions and frame
-        objects set (see _lay_out); not those of tracing (trace, trace_line ...)
-        nor extra_locals: room for them would make every frame bigger (measured:
-        generators 4% slower), and a frame given one is slow anyway."""
-        self.callee = self.retval = self.gen_ds = self.gen = self.exc_stack = None
-        self.stopped = self.inline = self.standin = self.func = self.view = None
-        self.no_tb = False
-        self.entry_lasti = self.raised_at = -1
+        self.callee = None       # the frame this one is calling (handed to the loop)
+        self.retval = None       # the value being returned or yielded
+        self.gen_ds = None       # a generator frame's data-stack state while it runs (_datastack)
+        self.gen = None          # the generator object owning this frame
+        self.exc_stack = None    # exceptions a generator frame is handling (restored on resume)
+        self.func = None         # the function called, when known
+        self.view = None         # a weak reference to the FrameView handed out for this frame
+        self.standin = None      # the real frame object standing for it (tracebacks.frame_object)
+        self.stopped = None      # a frame loop.enter() ran and handed to the loop: where it
+                                 # stopped (a handler's signal or pc, or the exception raised)
+        self.inline = None       # for frames pushed by specialized instructions (__init__ of
+                                 # CALL_ALLOC_AND_ENTER_INIT, generators of FOR_ITER_GEN and
+                                 # SEND_GEN): on_return/on_yield(frame, value, caller) -> caller
+                                 # pc, on_unwind(frame, exc, caller)
+        self.no_tb = False       # the exception being unwound already has this frame's entry
+        self.entry_lasti = -1    # lasti restored by RERAISE, pushed again by a lasti handler
+        self.raised_at = -1      # set by a fused run (fusion.py): the instruction that raised
 
     @property
     def code(self):
@@ -103,22 +98,6 @@ class Frame:
     def __repr__(self):
         code = self.info.code
         return f"<interpreted frame {code.co_qualname} at {code.co_filename}:{self.lineno()}>"
-
-
-def _lay_out():
-    """Make the first frame hold the attributes frames usually get.
-
-    CPython 3.13 keeps an instance's attributes inline, in the order of its
-    class's shared keys, with room for the names the shared keys hold; each
-    new instance shrinks the room left for more names, down to one.  So the
-    names set on the first few frames are the ones with room for good, and a
-    frame given any other name has its attributes moved to a dict, every
-    access then dearer (measured: the frames of a generator chain, 15% slower
-    once `callee` was not among them)."""
-    Frame(None, None, None, None, None, None, 0)._set_usual_attributes()
-
-
-_lay_out()
 
 
 class ThreadState:

@@ -473,6 +473,21 @@ def _bounds_known(match):
     return repr(holds)
 
 
+_EMPTY_SLOT_IS = re.compile(r"\(NULL is not NULL\) is (p\d+|True|False|None)\b")
+_LITERALS = {"True": True, "False": False, "None": None}
+
+
+def _empty_slot_is(match, constants):
+    """`(NULL is not NULL) is with_self` worked out (as it was, if with_self is not a
+    constant of the run)."""
+    name = match.group(1)
+    if name in _LITERALS:
+        return repr(_LITERALS[name] is False)
+    if name in constants:
+        return repr(constants[name] is False)
+    return match.group()
+
+
 def _fold(condition, ops, run):
     """A guard with what is known of its operands worked out, so it is not tested each
     time: a constant's type (an int constant is also within the bounds it is within),
@@ -487,6 +502,8 @@ def _fold(condition, ops, run):
             condition = condition.replace(f"type({op}) is {known.__name__}", "True")
     condition = _BOUNDS.sub(_bounds_known, condition)
     condition = condition.replace("NULL is NULL", "True")
+    # (EXACT_ARGS' cheap lowering over a self slot the run knows is empty)
+    condition = _EMPTY_SLOT_IS.sub(lambda m: _empty_slot_is(m, run.constants), condition)
     while "True and " in condition:
         condition = condition.replace("True and ", "")
     return condition.replace(" and True", "")
