@@ -258,12 +258,17 @@ def main():
           "median of per-pair ratios" % (version, a.python,
                                          "PYTHON_JIT=1" if a.jit else "PYTHON_JIT unset",
                                          a.interval, a.pairs))
+    # the state a program of these runs sees (each timed run checks its own)
+    empty = os.path.join(CACHE, "empty_workload.py")
+    with open(empty, "w") as f:
+        f.write("pass\n")
+    _, probe = plain_run([a.python, start, empty], base_env, expected_jit)
+    print("JIT inside the runs: %s" % probe.jit)
     print("%-20s %9s %9s %7s %15s %9s %8s %9s %6s %11s" % (
         "workload", "plain s", "watched s", "ratio", "pair range", "cpu ratio",
         "samples", "analyze s", "sites", "parent cpu"))
     ratios_all = []
     cpu_all = []
-    jit_seen = None
     for name, path in work.items():
         cmd = [a.python, start, path]
         # one untimed run of each (page cache, pyc files)
@@ -271,9 +276,6 @@ def main():
         if p0.returncode != 0:
             print("%-20s failed natively: %s" % (name, p0.stderr.decode()[-200:]))
             continue
-        if jit_seen is None:
-            jit_seen = p0.jit
-            print("JIT inside the runs: %s" % jit_seen)
         watched_run(cmd, a.interval, base_env, expected_jit)
         plain, watched, ratios, analyses, samples, nsites = [], [], [], [], [], []
         parent = []
