@@ -235,6 +235,37 @@ def _same_in(a, b, spans):
     return True
 
 
+def _opcode_finder(starts, size, op):
+    """A function giving the offsets among ``starts`` (the instruction
+    offsets of a stream of ``size`` bytes) where a stream holds opcode ``op``.
+
+    ENTER_EXECUTOR's byte (255 on 3.14) is common in cache cells (counters,
+    versions, pointers), so a search for it stopped at most cells and paid
+    a set lookup each: on a loop under the JIT that was most of a sample's
+    cost.  Here the stream is taken as one int: the opcode bytes are kept,
+    XORed with ``op`` (zero where it is there), every other byte is made
+    non-zero, and the zero bytes left are the hits."""
+    keep = pattern = 0
+    for off in starts:
+        keep |= 0xFF << (8 * off)
+        pattern |= op << (8 * off)
+    others = int.from_bytes(b"\x01" * size, "little") & ~keep
+    zero = b"\x00"
+
+    def find(b):
+        if len(b) != size:
+            return []
+        x = ((int.from_bytes(b, "little") & keep) ^ pattern) | others
+        flat = x.to_bytes(size, "little")
+        out = []
+        i = flat.find(zero)
+        while i >= 0:
+            out.append(i)
+            i = flat.find(zero, i + 1)
+        return out
+    return find
+
+
 class _Output(object):
     """Our record file, written with os.write from our own buffer (no
     BufferedWriter that could complain at exit).  Before each write the fd
@@ -380,7 +411,7 @@ class Agent(object):
         self.tier2 = self.decode.tier2_state()
         self.tier2_on = False
         self.tier2_checks = 0
-        self.starts = {}         # cid -> offsets of its instructions (not caches)
+        self.starts = {}         # cid -> its ENTER_EXECUTOR finder (_opcode_finder)
         self.positions = {}      # cid -> list(code.co_positions())
         self.executor_offsets = {}   # cid -> offsets holding an executor we read
         self.ee_byte = (bytes([self.tables.enter_executor])
@@ -570,16 +601,12 @@ class Agent(object):
         ee = self.ee_byte
         if not held and ee not in b:
             return
-        starts = self.starts.get(cid)
-        if starts is None:
-            starts = self.starts[cid] = frozenset(
-                self.decode.instruction_offsets(self.tables, code.co_code))
-        found = []
-        i = b.find(ee)
-        while i >= 0:
-            if i in starts:        # an opcode byte, not a cache cell's
-                found.append(i)
-            i = b.find(ee, i + 1)
+        finder = self.starts.get(cid)
+        if finder is None:
+            finder = self.starts[cid] = _opcode_finder(
+                self.decode.instruction_offsets(self.tables, code.co_code),
+                len(b), ee[0])
+        found = finder(b)
         if held:
             for off in [o for o in held if o not in found]:
                 self._executor_gone((cid, off), now)

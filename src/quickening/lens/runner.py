@@ -189,14 +189,15 @@ def wait_reading(proc, addrs_path, samples_path):
     from quickening.lens.outside import OutsideReader, ROUND_S
     reader = OutsideReader(addrs_path)
     failed = []
+    exited = threading.Event()
 
     def read_until_exit():
         away = _AwayFromProgram(proc.pid)
         try:
-            while proc.poll() is None:
+            while not exited.is_set():
                 away.step()
                 reader.round()
-                time.sleep(reader.pause())
+                exited.wait(reader.pause())
         except BaseException as exc:     # said below, the program is waited for
             failed.append(exc)
         finally:
@@ -205,9 +206,13 @@ def wait_reading(proc, addrs_path, samples_path):
                               daemon=True)
     try:
         thread.start()
-        thread.join()
+        # the exit is seen when it happens: a reader polling between its
+        # rounds saw it up to a pause (1-5 ms) late, added to every run
         rc = proc.wait()
     finally:
+        exited.set()
+        if thread.is_alive():
+            thread.join()
         reader.finish()
         try:
             os.unlink(addrs_path)
