@@ -147,6 +147,9 @@ def test_a_missing_module(command, programs):
     assert out.returncode == native.returncode == 1
     assert "Traceback" not in out.stderr
     assert "No module named no_such_module_here" in out.stderr
+    if command != "watch":      # (watch runs python, which says it in its own words)
+        # the line names the command given, not the one it runs the program through
+        assert out.stderr.startswith(f"quickening {command}: No module named"), out.stderr
 
 
 UNKNOWN_OPTION = {

@@ -111,7 +111,7 @@ def main(argv):
         return exc.status
     from quickening.commands import run
     options = dict(parsed.options)
-    status = run.execute(target, options)
+    status = run.execute(target, options, "dis")
     wanted = set(options.get("--function", []))
     generated_for = options.get("--generated", [])
     program_dir = (os.path.dirname(os.path.realpath(target.value))
