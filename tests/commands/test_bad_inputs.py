@@ -451,3 +451,22 @@ def test_the_table(command, case, programs):
         assert starts, "the interpreter was never asked"
         assert all("decode.py --describe" in s or s.startswith("-I -c") for s in starts), starts
         assert out.stdout == "" or "good.py" not in out.stdout
+
+
+# what each command's --help must say of the inputs it takes (it once named fewer
+# than the command accepts, and an older range of --python)
+HELP_SAYS = {
+    "run": ["directory", "- args", "-m", "-c"],
+    "dis": ["- args", "-m", "-c"],
+    "watch": ["directory", "| -)", "-m", "-c"],
+    "warmup": ["CPython 3.11 to 3.15"],
+}
+
+
+@pytest.mark.parametrize("command", list(HELP_SAYS))
+def test_help_names_every_input_the_command_takes(command, programs):
+    out = _run([command, "--help"], programs)
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    for words in HELP_SAYS[command]:
+        assert words in text, (words, out.stdout)

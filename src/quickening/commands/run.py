@@ -1,8 +1,9 @@
 """`quickening run`: run a program in the interpreter, used like `python`.
 
-    quickening run [options] script.py args...
+    quickening run [options] script.py args...   (or a directory holding __main__.py)
     quickening run [options] -m package.module args...
     quickening run [options] -c "code" args...
+    quickening run [options] - args...          (the program on stdin)
 
 options:
   --interpret PATTERN   also interpret modules whose name matches (repeatable)
