@@ -115,7 +115,10 @@ def report(options):
             # the source line exactly as written (only its indentation left out)
             src = linecache.getline(s["file"], s["line"] or 0).strip()
             failures = ", ".join(f"{k}×{v}" for k, v in sorted(s["failures"].items(), key=lambda kv: -kv[1]))
-            types = "; ".join(f"{k}×{v}" for k, v in (s["types"] or [])[:3])
+            seen = s["types"] or []
+            types = "; ".join(f"{k}×{v}" for k, v in seen[:3])
+            if len(seen) > 3:       # (the cell says what it leaves out; the JSON has them all)
+                types += f"; {len(seen) - 3} more"
             where = f"{s['file'].rsplit('/', 1)[-1]}:{s['line']} {s['qualname']}"
             rows.append([where, src, s["form"], str(s["executions"]), str(s["hits"]),
                          str(s["misses"]), failures, types])

@@ -4,7 +4,9 @@ Cells are plain strings, printed as they are (no markup: `values[i]` stays
 `values[i]`).  The width is $COLUMNS when set, else the terminal's; output that
 is not a terminal gets no width limit unless $COLUMNS is set, so piped output is
 never cut.  A table wider than that first drops columns in the order its caller
-states (and says which it dropped), then wraps the widest cells onto more lines,
+states (and says which it dropped), then wraps the widest cells onto more lines
+(to the narrowest each column may go, then, if the table is still too wide,
+narrower: even the cells a caller keeps whole break between their words),
 breaking at a space where it can, else after an underscore (headers too, never inside a word); the text of a
 wrapped cell is its lines joined.
 On a terminal, unless $NO_COLOR is set (https://no-color.org) or TERM is
@@ -70,6 +72,19 @@ def render(headers, rows, *, width=None, drop_order=(), right=(), floors=None, i
             wanted = max([0] + [len(r[i]) for r in rows])
         return min(natural[i], max(wanted, longest_word))
 
+    def last_resort(i):
+        """The narrowest a column may go when the floors still leave the table too
+        wide: MIN_CELL, or for a column whose cells never wrap, its longest word
+        (words end at spaces and after underscores: a form such as
+        LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES breaks between its parts, a number
+        never)."""
+        longest_word = max(len(w) for w in headers[i].split(" "))
+        wanted = MIN_CELL
+        if floors.get(headers[i], MIN_CELL) is None:
+            wanted = max([0] + [len(word) for r in rows
+                                for word in r[i].replace("_", "_ ").split(" ")])
+        return min(natural[i], max(wanted, longest_word))
+
     def least(cols):        # each column at its narrowest
         return len(indent) + sum(floor(i) for i in cols) + len(GAP) * (len(cols) - 1)
 
@@ -86,11 +101,14 @@ def render(headers, rows, *, width=None, drop_order=(), right=(), floors=None, i
         # narrow the widest column still above its floor, one character at a time
         def total():
             return len(indent) + sum(widths.values()) + len(GAP) * (len(keep) - 1)
-        while total() > width:
-            above = [k for k in keep if widths[k] > floor(k)]
-            if not above:
-                break
-            widths[max(above, key=lambda k: widths[k])] -= 1
+        # then, if that is not enough, below the floors: a table taller than it
+        # would like is still read; one wider than the terminal is garbled
+        for narrowest in (floor, last_resort):
+            while total() > width:
+                above = [k for k in keep if widths[k] > narrowest(k)]
+                if not above:
+                    break
+                widths[max(above, key=lambda k: widths[k])] -= 1
     head_style = {headers[i]: "bold" for i in keep} if colour else {}
     lines = _wrapped_row(headers, keep, widths, right, headers, indent, head_style)
     lines.append(indent + GAP.join("-" * widths[i] for i in keep))

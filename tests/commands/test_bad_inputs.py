@@ -46,7 +46,13 @@ def programs(tmp_path_factory):
     (d / "broken_python").write_text(
         "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/ran-broken\"\n"
         "echo 'fatal: this build cannot start' >&2\nexit 3\n")
-    for name in ("old_python", "broken_python"):
+    # a Python 2: it knows no -I, and answers only the version probe made without it
+    (d / "py2_python").write_text(
+        "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/ran-py2\"\n"
+        "if [ \"$1\" = -I ]; then echo 'Unknown option: -I' >&2; exit 2; fi\n"
+        "if [ \"$1\" = -E ] && [ \"$3\" = -c ]; then echo 2 7 18; echo cpython; exit 0; fi\n"
+        "exit 1\n")
+    for name in ("old_python", "broken_python", "py2_python"):
         (d / name).chmod(0o755)
     return d
 
@@ -147,6 +153,9 @@ def test_a_missing_module(command, programs):
     assert out.returncode == native.returncode == 1
     assert "Traceback" not in out.stderr
     assert "No module named no_such_module_here" in out.stderr
+    if command != "watch":      # (watch runs python, which says it in its own words)
+        # the line names the command given, not the one it runs the program through
+        assert out.stderr.startswith(f"quickening {command}: No module named"), out.stderr
 
 
 UNKNOWN_OPTION = {
@@ -446,5 +455,50 @@ def test_the_table(command, case, programs):
         log = programs / cell.nothing_ran
         starts = log.read_text().splitlines() if log.exists() else []
         assert starts, "the interpreter was never asked"
-        assert all("decode.py --describe" in s or s.startswith("-I -c") for s in starts), starts
+        assert all(_only_asked(s) for s in starts), starts
         assert out.stdout == "" or "good.py" not in out.stdout
+
+
+# what each command's --help must say of the inputs it takes (it once named fewer
+# than the command accepts, and an older range of --python)
+HELP_SAYS = {
+    "run": ["directory", "- args", "-m", "-c"],
+    "dis": ["- args", "-m", "-c"],
+    "watch": ["directory", "| -)", "-m", "-c"],
+    "warmup": ["CPython 3.11 to 3.15"],
+}
+
+
+@pytest.mark.parametrize("command", list(HELP_SAYS))
+def test_help_names_every_input_the_command_takes(command, programs):
+    out = _run([command, "--help"], programs)
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    for words in HELP_SAYS[command]:
+        assert words in text, (words, out.stdout)
+
+
+def _only_asked(start):
+    """A start of a --python given that only asked what it is: the lens's probe,
+    or the version question (with -I, and again without it for a Python 2)."""
+    return "decode.py --describe" in start or start.startswith(("-I -c", "-E -s -c"))
+
+
+PY2_REFUSED = {
+    "watch": ["watch", "--python", "./py2_python", "good.py"],
+    "warmup": [*WARMUP, "--python", "./py2_python", "-c", "pass"],
+    "compare": [*COMPARE, "--b-python", "./py2_python", "good.py"],
+    "experiment": ["experiment", "specialize", "--python", "./py2_python", *EXPERIMENT],
+}
+
+
+@pytest.mark.parametrize("command", list(PY2_REFUSED))
+def test_a_python_2_is_named_not_unknown(command, programs):
+    """A Python 2 cannot run the version probe with -I: it is still named by its
+    version (it once read 'is unknown: it did not start: AttributeError ...')."""
+    (programs / "ran-py2").unlink(missing_ok=True)
+    out = _run(PY2_REFUSED[command], programs)
+    line = _assert_one_clear_line(out, command)
+    assert "py2_python is CPython 2.7.18" in line, line
+    starts = (programs / "ran-py2").read_text().splitlines()
+    assert all(_only_asked(s) for s in starts), starts

@@ -89,3 +89,17 @@ def test_both_runs_see_the_same_environment(tmp_path):
                          env=env, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.startswith("fidelity: ") and "agree" in out.stdout
+
+
+def test_compare_shows_no_ratio_for_outputs_that_differ(tmp_path):
+    """compare: outputs that differ are "not compared", and no B/A ratio stands
+    beside that verdict ("B 4.4% slower" would read as a claim)."""
+    (tmp_path / "differs.py").write_text("import os\nfor i in range(100): pass\n"
+                                         "print(os.getpid())\n")
+    out = subprocess.run([PYTHON, "-m", "quickening", "compare", "-N", "1", "-M", "1",
+                          "--no-record", "--no-chart", "-q", "differs.py"], capture_output=True,
+                         text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 1
+    row = next(line for line in out.stdout.splitlines() if line.startswith("  differs.py  "))
+    assert row.endswith("not compared: outputs differ"), out.stdout
+    assert "slower" not in row and "faster" not in row and "×" not in row, row

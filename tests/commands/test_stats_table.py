@@ -27,11 +27,28 @@ def score(values, weights, key, items):
     for it in items:
         t += it.v  # [bold]not markup[/bold] [i]
     return t
-objs = [A(1), B(2), A(3.0), B(4)]
+class C(A):
+    pass
+class D(A):
+    pass
+class E(A):
+    pass
+class K:
+    kind = "k"
+class L:
+    kind = "l"
+def kind_of(o):
+    return o.kind
+objs = [A(1), B(2), A(3.0), B(4), C(5), D(6), E(7)]
 for n in range(50):
     score([1, 2.0, 3], {"k": 2, 0: 1.5}, "k" if n % 2 else 0, objs)
+    kind_of(K()); kind_of(L())
 print("ok")
 """
+
+# the longest form this program makes: 35 characters, which no terminal of 80
+# columns fits beside the other columns unless it breaks between its parts
+LONG_FORM = "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES"
 
 SOURCE_LINES = ["t = t + values[i] * weights[key]",
                 "t += it.v  # [bold]not markup[/bold] [i]"]
@@ -69,15 +86,19 @@ def test_not_a_terminal_plain_text_with_the_source_exactly(program):
     # no width limit: one line per site, every column there
     assert rows[0].split() == list(stats_report.SITE_COLUMNS)
     assert "left out" not in out.stderr
+    assert any(LONG_FORM in row for row in rows), out.stderr
+    # five classes pass through it.v: the cell names three and counts the others
+    it_v = next(row for row in rows if "t += it.v" in row)
+    assert it_v.endswith("; 2 more"), it_v
 
 
-@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("columns", [60, 80, 100])
 def test_columns_is_honoured_by_dropping_then_wrapping(program, columns):
     out = _stats(program, {"COLUMNS": str(columns)})
     assert out.returncode == 0
-    lines = out.stderr.splitlines()
-    assert max(len(line) for line in lines) <= columns, out.stderr
     rows = _table_rows(out.stderr)
+    # (the table; a sentence above it is left to the terminal to wrap)
+    assert max(len(line) for line in rows) <= columns, out.stderr
     header = rows[0].split()
     dropped = [c for c in stats_report.SITE_DROP_ORDER if c not in header]
     # the columns given up are the first ones of the stated order, and the table says so
@@ -88,22 +109,30 @@ def test_columns_is_honoured_by_dropping_then_wrapping(program, columns):
     if dropped:
         assert f"(left out at {columns} columns: {', '.join(dropped)})" in out.stderr
     # a wrapped source cell, read down its column, is the source text again
-    src_col = rows[0].index("source")
-    form_col = rows[0].index("form")
-    cells, current = [], ""
-    for row in rows[2:]:
-        if row.startswith("  (left out"):
-            break
-        piece = row[src_col:form_col].rstrip()
-        if row[:src_col].strip():        # a new site starts
-            if current:
-                cells.append(current)
-            current = piece
-        else:
-            current += " " + piece if not current.endswith(" ") else piece
-    cells.append(current)
+    starts = {name: rows[0].index(name) for name in ("source", "form")}
+    after_form = header[header.index("form") + 1]
+    starts["after form"] = rows[0].index(after_form, starts["form"])
+
+    def cells(start, end, sep):
+        found, current = [], ""
+        for row in rows[2:]:
+            if row.startswith("  (left out"):
+                break
+            piece = row[start:end].rstrip()
+            if row.lstrip().startswith("prog.py:"):        # a new site starts
+                if current:
+                    found.append(current)
+                current = piece.lstrip()
+            else:
+                current += sep + piece.strip() if not current.endswith(" ") else piece.strip()
+        found.append(current)
+        return found
     for source in SOURCE_LINES:
-        assert source in cells, cells
+        sources = cells(starts["source"], starts["form"], " ")
+        assert source in sources, sources
+    # a form broken between its parts, read down its column, is the form again
+    forms = cells(starts["form"], starts["after form"], "")
+    assert LONG_FORM in forms, forms
 
 
 @pytest.mark.parametrize("no_color", [False, True])

@@ -1,7 +1,7 @@
 """`quickening dis`: the interpreter's live quickened stream, in dis's format.
 
     quickening dis [--function QUALNAME]... [-o FILE] script.py args...
-    quickening dis [...] -m module args... | -c code args...
+    quickening dis [...] -m module args... | -c code args... | - args...
     quickening dis --generated NAME... [...] script.py args...
 
 Runs the program in the interpreter (its own output as usual), then lists
@@ -111,7 +111,7 @@ def main(argv):
         return exc.status
     from quickening.commands import run
     options = dict(parsed.options)
-    status = run.execute(target, options)
+    status = run.execute(target, options, "dis")
     wanted = set(options.get("--function", []))
     generated_for = options.get("--generated", [])
     program_dir = (os.path.dirname(os.path.realpath(target.value))

@@ -1,8 +1,9 @@
 """`quickening run`: run a program in the interpreter, used like `python`.
 
-    quickening run [options] script.py args...
+    quickening run [options] script.py args...   (or a directory holding __main__.py)
     quickening run [options] -m package.module args...
     quickening run [options] -c "code" args...
+    quickening run [options] - args...          (the program on stdin)
 
 options:
   --interpret PATTERN   also interpret modules whose name matches (repeatable)
@@ -27,8 +28,8 @@ VALUED = ("--stats-json",)
 REPEATABLE = ("--interpret",)
 
 
-def _error(message, status=2):
-    print(f"quickening run: {message}", file=sys.stderr)
+def _error(message, status=2, command="run"):
+    print(f"quickening {command}: {message}", file=sys.stderr)
     return status
 
 
@@ -49,7 +50,9 @@ def main(argv):
     return execute(parsed.target, parsed.options)
 
 
-def execute(target, options):
+def execute(target, options, command="run"):
+    """Run target as `python` would; command names the quickening command in the
+    one-line errors (dis runs the program through here too)."""
     from quickening.interp import quicken
     quicken.Config.specialize = not options.get("--no-specialize")
     quicken.Config.collect_stats = bool(options.get("--stats") or options.get("--stats-json"))
@@ -64,7 +67,7 @@ def execute(target, options):
     try:
         target = program.resolve(target)
     except program.ProgramError as exc:
-        return _error(str(exc), exc.status)
+        return _error(str(exc), exc.status, command)
     if program.is_stdin(target):
         # `python -`: the program is read from stdin, then runs like -c code
         from quickening.pyargs import Target
@@ -109,7 +112,7 @@ def execute(target, options):
                 try:
                     api.run_module(target.value, argv=target.argv)
                 except api.ModuleNotFound as exc:
-                    return _error(str(exc), 1)
+                    return _error(str(exc), 1, command)
         except SystemExit:
             # `sys.exit` is how most command-line programs end (pytest among them):
             # the statistics are reported as for any other end, then Python exits

@@ -1,4 +1,4 @@
-"""The lens agent: runs *inside* the watched program (CPython 3.11-3.13).
+"""The lens agent: runs *inside* the watched program (CPython 3.11 to 3.15).
 
 Stdlib only, loaded by file path from the ``sitecustomize`` shim next to it,
 so the watched interpreter needs nothing installed.  It

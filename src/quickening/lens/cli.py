@@ -7,7 +7,7 @@ import sys
 from quickening.pyargs import UsageError, parse_python_like
 
 USAGE = """\
-usage: quickening watch [options] (script.py | -m module | -c code) [args...]
+usage: quickening watch [options] (script.py | directory | -m module | -c code | -) [args...]
 
 Runs the program natively (its stdin, stdout and exit status untouched),
 samples the live quickened bytecode of its code objects from a background

@@ -80,19 +80,24 @@ def describe(python):
 def _fallback(python, result):
     """The decoder did not run there (too old a Python for its syntax, not
     Python at all): ask only for the version."""
-    try:
-        r = subprocess.run([python, "-I", "-c", "import sys; print(*sys.version_info[:3]);"
-                            "print(sys.implementation.name)"],
-                           capture_output=True, text=True, timeout=30)
-        lines = r.stdout.split("\n")
-        version = [int(x) for x in lines[0].split()]
-        impl = lines[1].strip()
+    # (written so that Python 2 runs it too, and asked again without -I, which
+    # Python 2 does not know: it is then named, not called "unknown")
+    probe = ("import sys, platform; print('%d %d %d' % tuple(sys.version_info[:3])); "
+             "print(platform.python_implementation().lower())")
+    for isolation in (["-I"], ["-E", "-s"]):
+        try:
+            r = subprocess.run([python, *isolation, "-c", probe],
+                               capture_output=True, text=True, timeout=30)
+            lines = r.stdout.split("\n")
+            version = [int(x) for x in lines[0].split()]
+            impl = lines[1].strip()
+        except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+            continue
         return {"readable": False, "version": version, "implementation": impl,
                 "reason": "the lens cannot read its bytecode"}
-    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
-        err = (result.stderr or "").strip().splitlines()
-        return {"readable": False, "version": None,
-                "reason": "it did not start%s" % (": " + err[-1] if err else "")}
+    err = (result.stderr or "").strip().splitlines()
+    return {"readable": False, "version": None,
+            "reason": "it did not start%s" % (": " + err[-1] if err else "")}
 
 
 def version_text(info):

@@ -1,4 +1,4 @@
-"""Warm-up, execution by execution, in any CPython 3.11-3.13.
+"""Warm-up, execution by execution, in any CPython 3.11 to 3.15.
 
 :func:`trace_warmup` and :func:`trace_function_warmup` run a *fresh* code
 object one execution at a time in a subprocess of the given interpreter and

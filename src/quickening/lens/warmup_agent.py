@@ -1,4 +1,4 @@
-"""Warm-up probe: runs inside the target interpreter (CPython 3.11-3.13).
+"""Warm-up probe: runs inside the target interpreter (CPython 3.11 to 3.15).
 
 Stdlib only; invoked as ``python warmup_agent.py`` with a JSON request on
 stdin, writes a JSON answer on stdout.  Request keys:

@@ -43,7 +43,7 @@ def _parser():
     p.add_argument("-n", "--executions", type=int, default=10,
                    help="executions to trace (default 10)")
     p.add_argument("--python", default=sys.executable,
-                   help="interpreter (CPython 3.11-3.13; default: this one)")
+                   help="interpreter (CPython 3.11 to 3.15; default: this one)")
     p.add_argument("--repeat", type=int, default=25,
                    help="timings per execution, best kept (default 25; 0: no timing)")
     p.add_argument("--steady", type=int, default=1000,

@@ -47,6 +47,9 @@ def summarize_group(group: Group, a="A", b="B") -> dict:
         # (a failed or different run means the two sides ran different work)
         out["verdict"] = ("not compared: outputs differ" if group.status == "outputs differ"
                           else f"not compared: {group.status}")
+        # nor is any ratio of their times shown: "B 4.4% slower" beside "not
+        # compared" reads as a claim (the times stay in a_runs and b_runs)
+        out["ratio"], out["pair_ratios"] = None, []
     return out
 
 
