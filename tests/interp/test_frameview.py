@@ -331,3 +331,116 @@ def test_frame_objects_that_outlive_their_activation_end_on_its_return(tmp_path)
                 print(chain(A.tb.tb_frame), chain(tb.tb_frame))
         '''))
     assert_same_program(str(script))
+
+
+# a stack of 300 generators, each delegating to the next (`yield from`): the frame
+# chain and tracebacks seen at its bottom, then again after the whole stack was
+# resumed from other callers (a generator's frame object is linked to whoever
+# resumed it last)
+DEEP_GENERATORS = """
+import sys
+
+def chain(f):
+    out = []
+    while f is not None and f.f_globals is globals():
+        out.append((f.f_code.co_name, f.f_lineno))
+        f = f.f_back
+    return out
+
+def entries(tb):
+    out = []
+    while tb is not None:
+        out.append((tb.tb_frame.f_code.co_name, tb.tb_lineno, len(chain(tb.tb_frame))))
+        tb = tb.tb_next
+    return out
+
+def walk(n):
+    if n:
+        got = yield from walk(n - 1)
+        return got
+    while True:
+        sent = yield chain(sys._getframe())
+        try:
+            raise KeyError(sent)
+        except KeyError as e:
+            yield chain(e.__traceback__.tb_frame)
+        if sent == "stop":
+            raise ValueError("bottom")
+
+def first(g):
+    return next(g)
+
+def second(g, value):
+    return g.send(value)
+
+def third(g):
+    return [step for step, _ in zip(g, range(2))]
+
+g = walk(300)
+r = [first(g), first(g), second(g, 1), second(g, 2), third(g),
+     list(map(lambda x: g.send(x), [3, 4]))]
+try:
+    second(g, "stop")
+    second(g, "stop")
+except ValueError as e:
+    tb = e.__traceback__
+    r.append(entries(tb)[:3] + entries(tb)[-3:])
+    r.append(len(entries(tb)))
+"""
+
+
+def test_deep_generator_stack_frame_chains():
+    """At the bottom of 300 nested generators, sys._getframe()'s f_back chain and a
+    traceback's frames' are CPython's, after resumptions from different callers too
+    (their frame objects are relinked only when resumed: issue 20)."""
+    assert_same(DEEP_GENERATORS, filename="<deep_generators>")
+
+
+# every level of a recursive generator asks for its frame and catches an exception
+# on its way down, then the whole stack is resumed a few times, the bottom asking
+# for its frame each time
+LINKED_LEVELS = """
+import sys
+
+def level(n):
+    sys._getframe()
+    try:
+        raise KeyError(n)
+    except KeyError:
+        pass
+    if n:
+        yield from level(n - 1)
+    else:
+        for _ in range(5):
+            yield sys._getframe()
+
+for frame in level(DEPTH):
+    pass
+"""
+
+
+def _frame_links(monkeypatch, depth):
+    from quickening import api
+    from quickening.interp import facts
+    calls = [0]
+    real = facts.set_frame_back
+
+    def counted(frame, back):
+        calls[0] += 1
+        return real(frame, back)
+    monkeypatch.setattr(facts, "set_frame_back", counted)
+    code = compile(LINKED_LEVELS.replace("DEPTH", str(depth)), "<linked_levels>", "exec")
+    api.run_code(code, {"__name__": "linked_levels"})
+    monkeypatch.undo()
+    return calls[0]
+
+
+def test_generator_frame_links_grow_linearly_with_depth(monkeypatch):
+    """Frame requests at each level of a deep generator stack link each frame
+    object once per activation, not the whole stack per request (issue 20: the
+    walk outwards went on through every generator's frame, so N requests on an N
+    deep stack made N*N/2 links).  Counted, not timed: doubling the depth must
+    about double the links."""
+    small = _frame_links(monkeypatch, 100)
+    large = _frame_links(monkeypatch, 200)
+    assert large < 3 * small, (small, large)

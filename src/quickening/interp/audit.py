@@ -50,16 +50,38 @@ _LOAD_ATTR = dis.opmap["LOAD_ATTR"]
 _WRITES = {"object.__setattr__": dis.opmap["STORE_ATTR"],
            "object.__delattr__": dis.opmap["DELETE_ATTR"]}
 _CALLS = frozenset(dis.opmap[name] for name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"))
-_id_calls = {}     # id(code) -> (code, offsets of its calls of the name `id`)
+_host_lasti = facts.NATIVE_GETTERS["f_lasti"]    # (frameview's replacement is slower)
+# id(code) -> (code, None for code that is not the interpreter's, else the offsets of
+# its calls of the name `id`): what _own_read needs.  (The entry keeps the code
+# alive, so its id stays its own.)
+_own_reads = {}
+_MEM64 = facts.MEM64
+_WORD = (1 << 64) - 1
+
+
+def _code_address(frame):
+    """id(frame.f_code), read from memory: both id() and f_code raise an event, each
+    of which costs a call of the wrapper, more than the rest of its work for the
+    interpreter's own id().  The address of a frame is what its hash is made of
+    (Py_HashPointer: the pointer rotated right by 4 bits); its interpreter frame's
+    first field is the code."""
+    rotated = hash(frame) & _WORD
+    address = ((rotated << 4) & _WORD) | (rotated >> 60)
+    return _MEM64[(_MEM64[(address + facts.FRAME_FRAME) >> 3] + facts.IFRAME_EXECUTABLE) >> 3]
+
+
+def _code_address_holds():
+    frame = _orig_getframe()
+    return facts.PROBLEM is None and _code_address(frame) == id(frame.f_code)
+
+
+_ADDRESS_HOLDS = _code_address_holds()
 
 
 def _calls_of_id(code):
     """The offsets of the calls in `code` whose callee is the global name `id`: the
     call starts where a LOAD_GLOBAL of `id` does (the callee expression begins
     with the name; without column numbers, on its line)."""
-    cached = _id_calls.get(id(code))
-    if cached is not None and cached[0] is code:
-        return cached[1]
     positions = list(code.co_positions())
     starts = set()
     calls = []
@@ -68,23 +90,34 @@ def _calls_of_id(code):
             starts.add(positions[ins.offset // 2][::2])
         elif ins.opcode in _CALLS:
             calls.append(ins.offset)
-    offsets = frozenset(o for o in calls if positions[o // 2][::2] in starts)
-    _id_calls[id(code)] = (code, offsets)
-    return offsets
+    return frozenset(o for o in calls if positions[o // 2][::2] in starts)
 
 
-def _own_read(frame, event):
-    """Whether the audit event `event` (builtins.id, object.__getattr__) raised in
-    host frame `frame` is the interpreter's own id() or attribute read (see the
-    module's docstring)."""
+def _code_entry(frame):
+    """_own_reads' entry for the code host frame `frame` runs."""
+    if _ADDRESS_HOLDS:
+        entry = _own_reads.get(_code_address(frame))
+        if entry is not None:
+            return entry
     code = frame.f_code
-    if not is_internal(code):
+    entry = _own_reads.get(id(code))
+    if entry is None or entry[0] is not code:
+        entry = _own_reads[id(code)] = (code, _calls_of_id(code) if is_internal(code) else None)
+    return entry
+
+
+def _own_read(frame, entry, event):
+    """Whether the audit event `event` (builtins.id, object.__getattr__ ...) raised in
+    host frame `frame`, whose code's _own_reads entry is `entry`, is the
+    interpreter's own id() or attribute read (see the module's docstring)."""
+    code, id_calls = entry
+    if id_calls is None:
         return False        # native code the program called: its operation
-    lasti = frame.f_lasti
+    lasti = _host_lasti(frame)
+    if event == "builtins.id":
+        return lasti in id_calls
     if event == "object.__getattr__":
         return code.co_code[lasti] == _LOAD_ATTR
-    if event == "builtins.id":
-        return lasti in _calls_of_id(code)
     # a store written out in the interpreter's own source (generated code writes the
     # program's `o.name = v` out: lowering.store_attr_shape)
     return code.co_code[lasti] == _WRITES[event] and not code.co_filename.startswith(_GENERATED)
@@ -101,10 +134,13 @@ def _wrapped(hook):
                 raiser = _orig_getframe(1)
             except ValueError:       # no Python frame: the program's (start-up, shutdown)
                 raiser = None
-            if raiser is not None and raiser.f_code is AUDIT_FOR_CALLER_CODE:
-                raiser = _host_back(_host_back(raiser))    # (quiet.audit_for_caller)
+            if raiser is not None:
+                entry = _code_entry(raiser)
+                if entry[0] is AUDIT_FOR_CALLER_CODE:
+                    raiser = _host_back(_host_back(raiser))    # (quiet.audit_for_caller)
+                    entry = _code_entry(raiser) if raiser is not None else None
             # (the cheap test first: the interpreter's own id() is most events)
-            if raiser is not None and ((event in _OWN_READ_EVENTS and _own_read(raiser, event))
+            if raiser is not None and ((event in _OWN_READ_EVENTS and _own_read(raiser, entry, event))
                                        or not in_program(raiser)):
                 return
             hook(event, args)

@@ -879,7 +879,7 @@ def _original_getters():
              types.CoroutineType: ("cr_frame", "cr_await", "cr_running", "cr_suspended",
                                    "cr_code"),
              types.AsyncGeneratorType: ("ag_frame", "ag_await", "ag_suspended", "ag_code"),
-             types.FrameType: ("f_locals", "f_back")}
+             types.FrameType: ("f_locals", "f_back", "f_lasti")}
     out = {}
     for type_, attrs in names.items():
         for name in attrs:
@@ -897,6 +897,6 @@ def _original_getters():
 
 
 # name -> f(obj): what the built-in descriptor `name` of obj's type gives (generator,
-# coroutine and async generator attributes; a frame's f_locals and f_back: the
-# interpreter walks the host stack with the latter, frameview replaces the attribute)
+# coroutine and async generator attributes; a frame's f_locals, f_back and f_lasti:
+# the interpreter walks the host stack with these, frameview replaces the attributes)
 NATIVE_GETTERS = _original_getters()
