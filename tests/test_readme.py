@@ -40,6 +40,8 @@ LONG_RUNNING = {
     "python bench/specialization_payoff.py --repeat 3": "a quarter of an hour of timed loops",
     "python bench/fidelity_corpus.py": "quickening fidelity over 20 programs: several minutes",
     "python bench/lens_overhead.py --pairs 11": "interleaved timing pairs: several minutes",
+    "python bench/lens_overhead.py --python ~/.cache/quickening/cpython-builds/bin/python3.14 "
+    "--jit --pairs 11": "interleaved timing pairs on 3.14 with its JIT on: several minutes",
     "python scripts/fuzz.py --seconds 600 --seed 1": "ten minutes of fuzzing, by its own argument",
     "python bench/real_suites.py": "eleven libraries' test suites from PyPI, natively and interpreted: "
                                    "a quarter of an hour (tests/bench runs its machinery offline)",
