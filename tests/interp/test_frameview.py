@@ -395,3 +395,52 @@ def test_deep_generator_stack_frame_chains():
     (their frame objects are relinked only when resumed: issue 20)."""
     assert_same(DEEP_GENERATORS, filename="<deep_generators>")
 
+
+# every level of a recursive generator asks for its frame and catches an exception
+# on its way down, then the whole stack is resumed a few times, the bottom asking
+# for its frame each time
+LINKED_LEVELS = """
+import sys
+
+def level(n):
+    sys._getframe()
+    try:
+        raise KeyError(n)
+    except KeyError:
+        pass
+    if n:
+        yield from level(n - 1)
+    else:
+        for _ in range(5):
+            yield sys._getframe()
+
+for frame in level(DEPTH):
+    pass
+"""
+
+
+def _frame_links(monkeypatch, depth):
+    from quickening import api
+    from quickening.interp import facts
+    calls = [0]
+    real = facts.set_frame_back
+
+    def counted(frame, back):
+        calls[0] += 1
+        return real(frame, back)
+    monkeypatch.setattr(facts, "set_frame_back", counted)
+    code = compile(LINKED_LEVELS.replace("DEPTH", str(depth)), "<linked_levels>", "exec")
+    api.run_code(code, {"__name__": "linked_levels"})
+    monkeypatch.undo()
+    return calls[0]
+
+
+def test_generator_frame_links_grow_linearly_with_depth(monkeypatch):
+    """Frame requests at each level of a deep generator stack link each frame
+    object once per activation, not the whole stack per request (issue 20: the
+    walk outwards went on through every generator's frame, so N requests on an N
+    deep stack made N*N/2 links).  Counted, not timed: doubling the depth must
+    about double the links."""
+    small = _frame_links(monkeypatch, 100)
+    large = _frame_links(monkeypatch, 200)
+    assert large < 3 * small, (small, large)

@@ -8,8 +8,8 @@ works.  `frame_object_linked` writes the activation's instruction into it
 (f_lasti; f_lineno when read from C) and links its f_back to its caller's frame
 object (made as needed, down to the native frame that called into the
 interpreter): a function's callers stay where they are while it runs, so the
-chain is linked when its frame object is made, and again for a generator,
-which may be resumed from elsewhere.
+chain is linked when its frame object is made; a generator's once in each of
+its activations (LINKED_RUNNING), as it may be resumed from elsewhere.
 
 While the activation is alive its frame object reads it, as CPython's frame
 object reads its running frame: the frame type's f_lineno, f_lasti, f_locals
@@ -281,6 +281,37 @@ def _logical_stack(host):
         host = _host_back(host)
 
 
+class _LinkedRunning:
+    """The type of LINKED_RUNNING (truthy, as any object)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "LINKED_RUNNING"
+
+
+# `running` of a generator (generators.InterpGenerator) whose frame object was linked
+# to its callers in the activation running now: they stay where they are until it
+# suspends, so walks outwards stop at it as at a function's.  It is as true as True
+# (every reader of `running` tests its truth; gi_running reads True), and every
+# suspension, end or throw() sets `running` to False, every resumption to True:
+# the mark lasts one activation, with no work of its own on the generator's paths.
+LINKED_RUNNING = _LinkedRunning()
+
+
+def _linked(gen):
+    """True when frame.gen `gen` is None (a function's frame) or was linked in this
+    activation: its frame object's f_back chain is complete."""
+    return gen is None or gen.running is LINKED_RUNNING
+
+
+def _mark_linked(gens):
+    """The generators whose frame objects were just linked out to the bottom of the
+    stack (or to a frame object linked before)."""
+    for gen in gens:
+        if gen.running is True:     # (False: not running, as a frame of its own)
+            gen.running = LINKED_RUNNING
+
+
 def frame_object(frame, live=True):
     """The real frame object standing for this activation (tracebacks.frame_object),
     made the first time something needs one.  live: its attributes read the
@@ -302,7 +333,8 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
     callers stay where they are while it runs, so a function's frame object is
     linked when it is made, and the walk outwards stops at the first caller that
     had one (placed at its current instruction); a generator's is linked again
-    each time (it may be resumed from elsewhere).  (The instruction is written into
+    in each activation (it may be resumed from elsewhere), then the walk stops
+    at it as at a function's until it suspends (LINKED_RUNNING).  (The instruction is written into
     the frame object for readers that do not go through the attributes, which
     read the live activation.)
     host: the host frame of the loop whose innermost frame is `frame`, if known;
@@ -317,9 +349,11 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
         return stand
     if live and not fresh and id(stand) not in LIVE:
         register_live(stand, frame)     # (made by add_entry)
-    if not fresh and lasti >= 0 and frame.gen is None:
+    gen = frame.gen
+    if not fresh and lasti >= 0 and _linked(gen):
         place(frame, stand, lasti)
         return stand
+    linked = [] if gen is None else [gen]     # generators whose chains this links
     if host is not None and lasti >= 0:
         loc = _host_locals(host)
         if loc.get("f") is frame:
@@ -332,18 +366,22 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
                 if fr is None:
                     break
                 st = fr.standin
+                gen = fr.gen
                 if st is None:
                     st = frame_object(fr)
                     place(fr, st, fr.lasti())
+                elif _linked(gen):
+                    place(fr, st, fr.lasti())
                     facts.set_frame_back(prev, st)
-                    prev = st
-                    continue
-                place(fr, st, fr.lasti())
+                    _mark_linked(linked)
+                    return stand     # linked before (see above)
+                else:
+                    place(fr, st, fr.lasti())
                 facts.set_frame_back(prev, st)
-                if fr.gen is None:
-                    return stand     # linked when it was made (see above)
+                if gen is not None:
+                    linked.append(gen)
                 prev = st
-            _link(_logical_stack(_host_back(host)), prev)
+            _link(_logical_stack(_host_back(host)), prev, linked)
             return stand
     frames = _logical_stack(_orig_getframe(1))
     for fr, at in frames:
@@ -356,31 +394,37 @@ def frame_object_linked(frame, lasti=-1, host=None, live=True):
         place(frame, stand, lasti if lasti >= 0 else frame.lasti())
         return stand
     place(frame, stand, lasti)
-    _link(frames, stand)
+    _link(frames, stand, linked)
     return stand
 
 
-def _link(frames, prev):
+def _link(frames, prev, linked):
     """Link frame object prev's f_back to the frame (frame, lasti) `frames` gives
-    next, and so on, up to a function's frame object made before (see
-    frame_object_linked)."""
+    next, and so on, up to a function's frame object made before or a generator's
+    linked in this activation (see frame_object_linked); then mark the generators
+    `linked` lists and those passed on the way (their chains are complete)."""
     set_back = facts.set_frame_back
     for fr, at in frames:
         if at is None:          # a native frame: its own f_back goes on from there
             set_back(prev, fr)
-            return
+            break
         st = fr.standin
+        gen = fr.gen
         if st is None:
             st = frame_object(fr)
             place(fr, st, at)
         else:
             place(fr, st, at)
-            if fr.gen is None:
+            if gen is None or gen.running is LINKED_RUNNING:
                 set_back(prev, st)
-                return
+                break
         set_back(prev, st)
+        if gen is not None:
+            linked.append(gen)
         prev = st
-    set_back(prev, None)
+    else:
+        set_back(prev, None)
+    _mark_linked(linked)
 
 
 def as_frame_object(frame):
