@@ -123,8 +123,10 @@ class FrameView:
         bottom = program_bottom()
         while host is not None and host is not bottom:
             if id(host.f_code) in carriers:
-                return view_of(_host_locals(host)["f"])
-            if not is_internal(host.f_code):
+                fr = _host_locals(host).get("f")
+                if fr is not None:      # (None: a resume() that handed over to run_frame)
+                    return view_of(fr)
+            elif not is_internal(host.f_code):
                 return host
             host = _host_back(host)
         return None

@@ -423,6 +423,9 @@ def resume(entry):
         f.stopped = pc
     ts.frame = caller
     f.back = None
+    # This host frame stays below run_frame's, which runs entry now: a frame walk
+    # must not take it for a second run of entry (frameview, hostframes read `f`).
+    f = None
     # (the exception handled when it started: none)
     return run_frame(entry, saved_handled=None)
 
