@@ -444,3 +444,71 @@ def test_generator_frame_links_grow_linearly_with_depth(monkeypatch):
     small = _frame_links(monkeypatch, 100)
     large = _frame_links(monkeypatch, 200)
     assert large < 3 * small, (small, large)
+
+
+# a generator resumed from native code (its send()) that resumes another inline
+# (`yield from`): resume() hands its frame over to run_frame, whose host frame
+# sits above resume()'s.  The walks are bounded: a frame seen twice there made
+# f_back a cycle (test_generators' check_yield_from_example looped forever).
+RESUMED_YIELD_FROM = """
+import itertools, sys, traceback
+
+def mine(frames):
+    # the snippet's frames (the test harness's lie beyond them), at most 12
+    return [f.f_code.co_name for f in itertools.islice(
+        itertools.takewhile(lambda f: f.f_globals is globals(), frames), 12)]
+
+def backs(f):
+    while f is not None:
+        yield f
+        f = f.f_back
+
+def depths():
+    n = 2
+    while True:
+        yield sys._getframe(n)
+        n += 1
+
+def seen(where):
+    f = sys._getframe(1)
+    r.append((where, mine(backs(f)), mine(depths()),
+              mine(fr for fr, _ in traceback.walk_stack(f))))
+
+def inner():
+    seen("inner")
+    try:
+        yield
+    except Exception:
+        pass
+    seen("inner resumed")
+
+def outer():
+    seen("outer")
+    yield from inner()
+    seen("outer resumed")
+    yield
+
+def call_send(gen):
+    gen.send(None)
+
+def call_throw(gen):
+    gen.throw(RuntimeError)
+
+def call_next(gen):
+    next(gen)
+
+r = []
+for call in (call_send, call_throw, call_next):
+    gen = outer()
+    gen.send(None)
+    call(gen)
+    seen("after " + call.__name__)
+    gen.close()
+"""
+
+
+def test_generator_resumed_natively_delegating_frame_chains():
+    """A generator resumed by its send()/throw()/next() from a caller, then
+    resuming its `yield from` inline: f_back chains, sys._getframe(n) and
+    traceback.walk_stack at both levels are CPython's (issue 20)."""
+    assert_same(RESUMED_YIELD_FROM, filename="<resumed_yield_from>")
