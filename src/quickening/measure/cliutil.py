@@ -5,7 +5,7 @@ import os
 import sys
 
 from quickening.measure import records
-from quickening.measure.runner import MeasureError
+from quickening.measure.runner import MeasureError, RefusedInput
 
 
 class UsageError(Exception):
@@ -48,6 +48,9 @@ def guarded(prog, body, argv) -> int:
         return body(argv)
     except UsageError as exc:
         print(f"{prog}: {exc} (see `{prog} --help`)", file=sys.stderr)
+        return 2
+    except RefusedInput as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     except MeasureError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)

@@ -25,6 +25,12 @@ class MeasureError(Exception):
     """A problem the user must hear about in one line (bad path, failed run)."""
 
 
+class RefusedInput(MeasureError):
+    """What was asked for cannot run at all (a missing or unsupported interpreter, a
+    malformed option value): found before anything runs, and an exit status of 2 as
+    for a usage error, as `watch` and `warmup` give."""
+
+
 @dataclass
 class Side:
     label: str                       # "A" or "B" (or a configuration name)
@@ -61,7 +67,7 @@ def resolve_python(path: str) -> str:
             return found
     if os.path.isfile(p) and os.access(p, os.X_OK):
         return os.path.abspath(p)
-    raise MeasureError(f"interpreter not found or not executable: {path}")
+    raise RefusedInput(f"interpreter not found or not executable: {path}")
 
 
 def readable_python(path: str) -> str:
@@ -71,7 +77,7 @@ def readable_python(path: str) -> str:
     python = resolve_python(path)
     line = refusal(python)
     if line:
-        raise MeasureError(line)
+        raise RefusedInput(line)
     return python
 
 
@@ -80,7 +86,7 @@ def parse_env(items, option="--env") -> dict:
     for item in items or ():
         key, eq, value = item.partition("=")
         if not eq or not key or any(c.isspace() for c in key):
-            raise MeasureError(f"{option} wants KEY=VALUE, got {item!r}")
+            raise RefusedInput(f"{option} wants KEY=VALUE, got {item!r}")
         env[key] = value
     return env
 
