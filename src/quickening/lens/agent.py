@@ -403,6 +403,7 @@ class Agent(object):
         self.read_cost = 0.0
         self.hot = {}            # cid -> full ticks left to read it between them
         self.walk_cost = 0.0     # thread time spent walking the classes
+        self.indexes_fresh = False   # both walks done at exit (see finish)
         self.nfocused = 0        # focused reads done (between full ticks)
         self.done = False
         self.tv_ops, self.fv_ops = self._version_ops()
@@ -973,7 +974,8 @@ class Agent(object):
         early = eager and self.walk_cost < 0.02 * (now - self.t0)
         if self.want_types and (final or early or now >= self.next_type_walk):
             t0 = time.thread_time()
-            self._walk_types()
+            if not (final and self.indexes_fresh):
+                self._walk_types()
             cost = time.thread_time() - t0
             self.walk_cost += cost
             self.next_type_walk = now + max(0.2, 20 * cost)
@@ -1019,13 +1021,15 @@ class Agent(object):
         are not known here, so every class and program function is named
         (as at exit, plus those earlier walks saw)."""
         if self.tv_ops:
-            self._walk_types()
+            if not self.indexes_fresh:
+                self._walk_types()
             rest = dict((v, n) for v, n in self.type_index.items()
                         if v not in self.known_types)
             if rest:
                 self._write(("types", rest))
         if self.fv_ops:
-            self._walk_funcs()
+            if not self.indexes_fresh:
+                self._walk_funcs()
             rest = dict((v, n) for v, n in self.func_index.items()
                         if v not in self.known_funcs)
             if rest:
@@ -1038,7 +1042,8 @@ class Agent(object):
         now = time.perf_counter()
         if self.want_funcs and (final or now >= self.next_func_walk):
             t0 = time.thread_time()
-            self._walk_funcs()
+            if not (final and self.indexes_fresh):
+                self._walk_funcs()
             cost = time.thread_time() - t0
             self.next_func_walk = now + max(0.2, 20 * cost)
             for v in self.want_funcs:
@@ -1201,6 +1206,15 @@ class Agent(object):
                 return
             try:
                 self._discover_frames()
+                if self.published:
+                    # every class and program function is named at exit
+                    # (see _send_indexes): walked once, before the final
+                    # tick, whose names then need no walk of their own
+                    if self.tv_ops:
+                        self._walk_types()
+                    if self.fv_ops:
+                        self._walk_funcs()
+                    self.indexes_fresh = True
                 self.tick(final=True)
                 if self.published:
                     self._send_indexes()
