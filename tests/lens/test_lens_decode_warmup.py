@@ -131,3 +131,18 @@ def test_warmup_cli_options_after_target_are_an_error(tmp_path):
     r = subprocess.run([sys.executable, "-m", "quickening", "warmup", "%s::g" % mod, "1", "-n", "3"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "options go before" in r.stderr
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_code_records_rebuilt_from_the_line_table_agree_with_cpython(python):
+    """The parent makes a code record's sites and loops from co_linetable
+    and co_names (decode.complete_code_meta): its positions are each
+    CPython's co_positions(), its names and loop heads dis's."""
+    r = subprocess.run([python, program("positions_check.py"), DECODE],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["mismatch"] == []
+    assert out["checked"]["codes"] > 1000
+    assert out["checked"]["names"] > 10000
+    assert out["checked"]["loops"] > 500

@@ -241,7 +241,13 @@ def _entry_run(tmp_path_factory, name):
                        ENTRY, "--invalidate"], env={"PYTHON_JIT": "1"})
         assert r.returncode == 0, r.stderr
         assert "Traceback" not in r.stderr, r.stderr
-        _ENTRY_RUNS[name] = (json.loads(r.stdout)["before"], json.loads(out.read_text()), tmp)
+        native, report = json.loads(r.stdout), json.loads(out.read_text())
+        # the program's two waits each saw the agent take two samples, and
+        # the agent's thread met no error (either loses the executors)
+        assert len(native["waits"]) == 2, native["waits"]
+        assert all(end >= start + 2 for start, end, _ in native["waits"]), native["waits"]
+        assert report["agent_errors"] == [], report["agent_errors"]
+        _ENTRY_RUNS[name] = (native["before"], report, tmp)
     return _ENTRY_RUNS[name]
 
 

@@ -403,6 +403,7 @@ class Agent(object):
         self.read_cost = 0.0
         self.hot = {}            # cid -> full ticks left to read it between them
         self.walk_cost = 0.0     # thread time spent walking the classes
+        self.indexes_fresh = False   # both walks done at exit (see finish)
         self.nfocused = 0        # focused reads done (between full ticks)
         self.done = False
         self.tv_ops, self.fv_ops = self._version_ops()
@@ -524,8 +525,8 @@ class Agent(object):
                 continue
             cid = len(self.by_cid)
             # [cid, code, last bytes, type-version slots, meta sent, t of last,
-            #  spans compared (None: all; see _send_meta)]
-            entry = [cid, c, None, None, False, 0.0, None]
+            #  spans compared (None: all; see _send_meta), structure]
+            entry = [cid, c, None, None, False, 0.0, None, None]
             self.codes[k] = entry
             self.by_cid.append(entry)
             for k in c.co_consts:
@@ -533,34 +534,17 @@ class Agent(object):
                     stack.append(k)
 
     def _send_meta(self, cid, code):
+        # the code object as it is: its sites and loops (names, positions)
+        # are worked out by the parent after the run (decode.complete_code_meta)
         co_code = code.co_code
-        struct = self.decode.structure(self.tables, co_code)
-        positions = list(code.co_positions())
-        names = code.co_names
-        sites = []
-        opname = self.tables.opname
-        loops = self._loop_meta(code, positions)
-        v312 = sys.version_info >= (3, 12)
-        for off, op, arg, ncache in struct:
-            p = positions[off // 2] if off // 2 < len(positions) else (None,) * 4
-            fam = opname[op]
-            idx = None
-            if fam == "LOAD_GLOBAL" or (fam == "LOAD_ATTR" and v312):
-                idx = arg >> 1
-            elif fam == "LOAD_SUPER_ATTR":
-                idx = arg >> 2
-            elif fam in ("LOAD_ATTR", "STORE_ATTR", "LOAD_METHOD"):
-                idx = arg
-            name = names[idx] if idx is not None and idx < len(names) else ""
-            sites.append((off, p[0], p[1], p[2], p[3], name))
         self._write(("code", cid, {
             "filename": code.co_filename,
             "name": code.co_name,
             "qualname": getattr(code, "co_qualname", code.co_name),
             "firstlineno": code.co_firstlineno,
             "co_code": co_code,
-            "sites": sites,
-            "loops": loops,
+            "names": code.co_names,
+            "linetable": code.co_linetable,
         }))
         # Back edges' counters (the JIT counting) and conditional jumps'
         # branch history change the stream all the time a loop runs: they
@@ -571,20 +555,17 @@ class Agent(object):
         if cells:
             self.by_cid[cid][6] = self.decode.spans_between(cells, len(co_code))
         if self.addrs is not None and self.published:
-            counters = [off + 2 for off, op, arg, ncache in struct if ncache]
+            counters = [off + 2 for off, op, arg, ncache in self._structure(self.by_cid[cid])
+                        if ncache]
             if cells or counters:
                 self.addrs.publish_moving(cid, code, cells, counters)
 
-    def _loop_meta(self, code, positions):
-        """[(offset, line of the back edge, line of the loop's head)]."""
-        out = []
-        t = self.tables
-        for off, arg in self.decode.loop_offsets(t, code.co_code):
-            head = off + 2 + 2 * t.cache_entries[code.co_code[off]] - 2 * arg
-            line = positions[off // 2][0] if off // 2 < len(positions) else None
-            hline = positions[head // 2][0] if 0 <= head // 2 < len(positions) else None
-            out.append((off, line, hline))
-        return out
+    def _structure(self, entry):
+        """decode.structure of a code object, made once."""
+        got = entry[7]
+        if got is None:
+            got = entry[7] = self.decode.structure(self.tables, entry[1].co_code)
+        return got
 
     # -- tier 2 -----------------------------------------------------------
 
@@ -903,8 +884,7 @@ class Agent(object):
         tv_ops, fv_ops = self.tv_ops, self.fv_ops
         slots = entry[3]
         if slots is None:
-            slots = entry[3] = [s[0] for s in self.decode.structure(
-                self.tables, entry[1].co_code) if s[3] >= 3]
+            slots = entry[3] = [s[0] for s in self._structure(entry) if s[3] >= 3]
         for off in slots:
             op = b[off]
             if op in tv_ops:
@@ -973,7 +953,8 @@ class Agent(object):
         early = eager and self.walk_cost < 0.02 * (now - self.t0)
         if self.want_types and (final or early or now >= self.next_type_walk):
             t0 = time.thread_time()
-            self._walk_types()
+            if not (final and self.indexes_fresh):
+                self._walk_types()
             cost = time.thread_time() - t0
             self.walk_cost += cost
             self.next_type_walk = now + max(0.2, 20 * cost)
@@ -1019,13 +1000,15 @@ class Agent(object):
         are not known here, so every class and program function is named
         (as at exit, plus those earlier walks saw)."""
         if self.tv_ops:
-            self._walk_types()
+            if not self.indexes_fresh:
+                self._walk_types()
             rest = dict((v, n) for v, n in self.type_index.items()
                         if v not in self.known_types)
             if rest:
                 self._write(("types", rest))
         if self.fv_ops:
-            self._walk_funcs()
+            if not self.indexes_fresh:
+                self._walk_funcs()
             rest = dict((v, n) for v, n in self.func_index.items()
                         if v not in self.known_funcs)
             if rest:
@@ -1038,7 +1021,8 @@ class Agent(object):
         now = time.perf_counter()
         if self.want_funcs and (final or now >= self.next_func_walk):
             t0 = time.thread_time()
-            self._walk_funcs()
+            if not (final and self.indexes_fresh):
+                self._walk_funcs()
             cost = time.thread_time() - t0
             self.next_func_walk = now + max(0.2, 20 * cost)
             for v in self.want_funcs:
@@ -1201,6 +1185,15 @@ class Agent(object):
                 return
             try:
                 self._discover_frames()
+                if self.published:
+                    # every class and program function is named at exit
+                    # (see _send_indexes): walked once, before the final
+                    # tick, whose names then need no walk of their own
+                    if self.tv_ops:
+                        self._walk_types()
+                    if self.fv_ops:
+                        self._walk_funcs()
+                    self.indexes_fresh = True
                 self.tick(final=True)
                 if self.published:
                     self._send_indexes()

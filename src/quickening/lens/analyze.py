@@ -90,7 +90,8 @@ class RunData(object):
                             tables = marshal.loads(tf.read())
                     run.tables = D.Tables.from_dict(tables)
                 elif kind == "code":
-                    run.codes[rec[1]] = rec[2]
+                    run.codes[rec[1]] = D.complete_code_meta(
+                        run.tables, rec[2], run.hello["version"])
                 elif kind == "sample":
                     run.samples.append((rec[1], rec[2], rec[3]))
                 elif kind == "types":

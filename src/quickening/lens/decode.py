@@ -373,6 +373,119 @@ def loop_offsets(tables, co_code):
     return out
 
 
+def positions_of(linetable, firstlineno, n_units):
+    """``code.co_positions()`` as a list, from ``code.co_linetable``: one
+    (line, end line, column, end column) per 2-byte code unit.
+
+    The watched program sends the raw table and the parent decodes it (a
+    list of positions is ~30 us a code object to make there and ~50 us to
+    marshal).  The format is the one of 3.11 to 3.15 (Objects/locations.md):
+    entries of a header byte (bit 7 set; kind in bits 3-6, code units - 1
+    in bits 0-2) and varints (6 bits a byte, bit 6: more follow; signed
+    ones zigzagged in the low bit)."""
+    out = []
+    n = len(linetable)
+    i = 0
+    line = firstlineno
+
+    def varint():
+        nonlocal i
+        b = linetable[i]
+        i += 1
+        val = b & 63
+        shift = 0
+        while b & 64:
+            b = linetable[i]
+            i += 1
+            shift += 6
+            val |= (b & 63) << shift
+        return val
+
+    def signed():
+        v = varint()
+        return -(v >> 1) if v & 1 else v >> 1
+
+    while i < n:
+        head = linetable[i]
+        i += 1
+        kind = (head >> 3) & 15
+        units = (head & 7) + 1
+        if kind == 15:                       # no location
+            pos = (None, None, None, None)
+        elif kind == 14:                     # long form
+            line += signed()
+            end = line + varint()
+            col = varint() - 1
+            ecol = varint() - 1
+            pos = (line, end, None if col < 0 else col, None if ecol < 0 else ecol)
+        elif kind == 13:                     # no column
+            line += signed()
+            pos = (line, line, None, None)
+        elif kind >= 10:                     # one line, 0-2 lines on
+            line += kind - 10
+            col = linetable[i]
+            ecol = linetable[i + 1]
+            i += 2
+            pos = (line, line, col, ecol)
+        else:                                # short form, same line
+            second = linetable[i]
+            i += 1
+            col = kind * 8 + (second >> 4)
+            pos = (line, line, col, col + (second & 15))
+        out.extend([pos] * units)
+    if len(out) < n_units:
+        out.extend([(None, None, None, None)] * (n_units - len(out)))
+    return out
+
+
+def site_meta(tables, co_code, names, positions, version):
+    """The ``sites`` of a code record: (offset, line, end line, column,
+    end column, name) for every specialization site (``name``: the global
+    or attribute it looks up, else "").  ``version``: the target's
+    (major, minor, ...), whose LOAD_ATTR oparg layout it follows."""
+    sites = []
+    opname = tables.opname
+    v312 = tuple(version[:2]) >= (3, 12)
+    for off, op, arg, ncache in structure(tables, co_code):
+        p = positions[off // 2] if off // 2 < len(positions) else (None,) * 4
+        fam = opname[op]
+        idx = None
+        if fam == "LOAD_GLOBAL" or (fam == "LOAD_ATTR" and v312):
+            idx = arg >> 1
+        elif fam == "LOAD_SUPER_ATTR":
+            idx = arg >> 2
+        elif fam in ("LOAD_ATTR", "STORE_ATTR", "LOAD_METHOD"):
+            idx = arg
+        name = names[idx] if idx is not None and idx < len(names) else ""
+        sites.append((off, p[0], p[1], p[2], p[3], name))
+    return sites
+
+
+def loop_meta(tables, co_code, positions):
+    """The ``loops`` of a code record: (offset, line of the back edge, line
+    of the loop's head) for every JUMP_BACKWARD."""
+    out = []
+    for off, arg in loop_offsets(tables, co_code):
+        head = off + 2 + 2 * tables.cache_entries[co_code[off]] - 2 * arg
+        line = positions[off // 2][0] if off // 2 < len(positions) else None
+        hline = positions[head // 2][0] if 0 <= head // 2 < len(positions) else None
+        out.append((off, line, hline))
+    return out
+
+
+def complete_code_meta(tables, meta, version):
+    """Fill in ``sites`` and ``loops`` of a code record the agent sent raw
+    (``names`` and ``linetable`` in place of them): built here, in the
+    parent, after the run."""
+    if "sites" in meta or "linetable" not in meta:
+        return meta
+    co_code = meta["co_code"]
+    positions = positions_of(meta.pop("linetable"), meta["firstlineno"], len(co_code) // 2)
+    meta["sites"] = site_meta(tables, co_code, meta.pop("names"), positions, version)
+    meta["loops"] = loop_meta(tables, co_code, positions)
+    return meta
+
+
 def instruction_offsets(tables, co_code):
     """Offsets of the instructions of a de-specialized stream (cache cells
     skipped): where an ENTER_EXECUTOR byte can be an opcode."""
@@ -760,7 +873,10 @@ def _main(argv):
         for name in ("agent", "decode"):
             path = os.path.join(here, name + ".py")
             with open(path, "rb") as f:
-                blob[name] = compile(f.read(), path, "exec", dont_inherit=True)
+                # without docstrings (optimize=2): a tenth less to load at
+                # the watched program's start-up, and nothing there reads them
+                blob[name] = compile(f.read(), path, "exec", dont_inherit=True,
+                                     optimize=2)
         blob["version"] = list(sys.version_info[:3])
         with open(argv[2], "wb") as f:
             marshal.dump(blob, f)

@@ -65,13 +65,21 @@ def fib(n):
     return fib(n - 1) + fib(n - 2)
 
 
+#: each wait for the lens: (samples when it began, samples when it ended,
+#: seconds), printed with the JSON (a wait that timed out explains a report
+#: that missed the executors)
+WAITS = []
+
+
 def let_the_lens_sample():
     agent = getattr(sys.modules.get("_quickening_lens_agent"), "AGENT", None)
     if agent is None:
         return
-    start, deadline = agent.nsamples, time.monotonic() + 20
+    t0 = time.monotonic()
+    start, deadline = agent.nsamples, t0 + 20
     while agent.nsamples < start + 2 and time.monotonic() < deadline:
         time.sleep(0.002)
+    WAITS.append((start, agent.nsamples, round(time.monotonic() - t0, 3)))
 
 
 def read(fn, ee, families):
@@ -134,7 +142,7 @@ def main(invalidate):
         for t in last.values():
             for e in t["executors"].values():
                 del e["ex"]
-        print(json.dumps({"before": before, "at_exit": last}))
+        print(json.dumps({"before": before, "at_exit": last, "waits": WAITS}))
     atexit.register(at_exit)      # runs before the lens's own handler
 
 
