@@ -19,9 +19,9 @@ $(RUNTIME_STAMP): pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e .
 	@touch $(RUNTIME_STAMP)
 
-# what testing adds: the test extras (pytest, xdist, hypothesis, the fuzzers' generators, playwright)
+# what testing adds: the test extras (pytest, xdist, hypothesis, the fuzzers' generators, playwright, the build backend)
 $(TEST_STAMP): $(RUNTIME_STAMP)
-	@echo "make test: installing the test extras into $(VENV) (pytest, pytest-xdist, hypothesis, hypothesmith, pysource-codegen, playwright)"
+	@echo "make test: installing the test extras into $(VENV) (pytest, pytest-xdist, hypothesis, hypothesmith, pysource-codegen, playwright, setuptools)"
 	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
 	@touch $(TEST_STAMP)
 
