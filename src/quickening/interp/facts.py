@@ -704,9 +704,13 @@ AUDIT_READ = 2           # Py_AUDIT_READ
 GENERIC_GETATTR = ctypes.cast(ctypes.pythonapi.PyObject_GenericGetAttr, ctypes.c_void_p).value
 GENERIC_SETATTR = ctypes.cast(ctypes.pythonapi.PyObject_GenericSetAttr, ctypes.c_void_p).value
 
-_type_lookup = ctypes.pythonapi._PyType_Lookup
-_type_lookup.argtypes = [ctypes.py_object, ctypes.py_object]
-_type_lookup.restype = ctypes.c_void_p
+# _PyType_LookupRef (3.13), not _PyType_Lookup: the address comes with a reference of
+# its own.  A borrowed one may be freed before it is made an object here: between
+# the two, bytecode runs, another thread may take the GIL and replace the value in
+# the type's dict (test_opcache's races: `C.__getattribute__ = ...`), and the
+# object made would be freed memory.
+_type_lookup_ref = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.py_object)(
+    ("_PyType_LookupRef", ctypes.pythonapi))
 _py_object = ctypes.py_object
 
 
@@ -714,10 +718,12 @@ def type_lookup(t, name, absent=None):
     """_PyType_Lookup: the MRO lookup without descriptors (it assigns a version, as
     CPython's own lookups do); `absent` when absent (pass one that is not None where
     an attribute whose value is None matters)."""
-    addr = _type_lookup(t, name)
+    addr = _type_lookup_ref(t, name)
     if not addr:
         return absent
-    return ctypes.cast(addr, _py_object).value
+    value = ctypes.cast(addr, _py_object).value
+    _decref(addr)       # (the lookup's reference: `value` holds its own)
+    return value
 
 
 def type_getattro(t):
