@@ -711,7 +711,8 @@ GENERIC_SETATTR = ctypes.cast(ctypes.pythonapi.PyObject_GenericSetAttr, ctypes.c
 # object made would be freed memory.
 _type_lookup_ref = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.py_object)(
     ("_PyType_LookupRef", ctypes.pythonapi))
-_py_object = ctypes.py_object
+# the object at an address, with a reference of its own (cheaper than ctypes.cast)
+_new_ref = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p)(("Py_NewRef", ctypes.pythonapi))
 
 
 def type_lookup(t, name, absent=None):
@@ -721,7 +722,7 @@ def type_lookup(t, name, absent=None):
     addr = _type_lookup_ref(t, name)
     if not addr:
         return absent
-    value = ctypes.cast(addr, _py_object).value
+    value = _new_ref(addr)
     _decref(addr)       # (the lookup's reference: `value` holds its own)
     return value
 
