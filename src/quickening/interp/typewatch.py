@@ -32,6 +32,11 @@ _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object)
 # id(type) -> (version, token): the token of the type's version now (an entry
 # left by a type that died is told apart by its version: tags are not reused)
 _TOKENS = {}
+# id(type) -> the version its last modification ended.  CPython calls the watchers
+# before it resets the tag, and a callback runs Python code, so another thread may
+# ask for a token of the old version while the tag still holds it: such a version
+# is never valid again (tags are not reused), whatever the tag says.
+_ENDED = {}
 
 
 class _ReadsTheTag:
@@ -48,6 +53,7 @@ class _ReadsTheTag:
 
 
 def _on_modified(t):
+    _ENDED[id(t)] = facts.type_version(t)
     entry = _TOKENS.pop(id(t), None)
     if entry is not None:
         entry[1][0] = False
@@ -80,6 +86,7 @@ def _stop():
     for _, token in _TOKENS.values():
         token[0] = False
     _TOKENS.clear()
+    _ENDED.clear()
 
 
 def token(t, version):
@@ -90,13 +97,19 @@ def token(t, version):
     entry = _TOKENS.get(id(t))
     if entry is not None and entry[0] == version:
         return entry[1]
-    if facts.type_version(t) != version or version == 0:
+    if facts.type_version(t) != version or version == 0 or _ENDED.get(id(t)) == version:
         return [False]
     if _watcher[0] < 0:
         return _ReadsTheTag(t, version)
-    _api.PyType_Watch(_watcher[0], t)
+    # (registered, then watched, then the tag read again: a modification at any
+    # point in between, in another thread, leaves the token false)
     token = [True]
     _TOKENS[id(t)] = (version, token)
+    _api.PyType_Watch(_watcher[0], t)
+    if facts.type_version(t) != version or _ENDED.get(id(t)) == version:
+        token[0] = False
+        if _TOKENS.get(id(t), (None, None))[1] is token:
+            del _TOKENS[id(t)]
     return token
 
 
