@@ -6,6 +6,7 @@ native run; the report commands give the same facts in their one line.  TABLE at
 the end names, for each command and each bad input, the test that checks it or
 why the input does not apply (issue 21.2)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -502,3 +503,21 @@ def test_a_python_2_is_named_not_unknown(command, programs):
     assert "py2_python is CPython 2.7.18" in line, line
     starts = (programs / "ran-py2").read_text().splitlines()
     assert all(_only_asked(s) for s in starts), starts
+
+
+def test_watch_on_stdin_quotes_the_program_as_from_a_file(programs, tmp_path):
+    """The report's sites quote the same source text for a program piped in as
+    for the same program in a file (it once showed only the attribute's name).
+    (Its module-level code, found only by a tick while it runs, is often not
+    seen in so short a run from stdin: docs/status.md, so the sites seen
+    from stdin are compared with the file's.)"""
+    (tmp_path / "good.py").write_text(GOOD)
+    quoted = []
+    for args, stdin in ((["-"], GOOD), ([str(tmp_path / "good.py")], "")):
+        out = _run(["watch", "--quiet", "--json", str(tmp_path / "r.json"), *args],
+                   programs, stdin)
+        assert out.returncode == 0 and out.stdout == "done\n", out.stderr
+        sites = json.loads((tmp_path / "r.json").read_text())["sites"]
+        quoted.append(sorted((s["line"], s["source"]) for s in sites))
+    assert quoted[0] and set(quoted[0]) <= set(quoted[1]), quoted
+    assert all(text for _, text in quoted[0]), quoted

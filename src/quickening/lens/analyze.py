@@ -454,7 +454,8 @@ def _read_source(filename, cache, code_text=None):
     if filename in cache:
         return cache[filename]
     lines = None
-    if filename == "<string>" and code_text is not None:
+    if filename in ("<string>", "<stdin>") and code_text is not None:
+        # (-c code or a program piped in: one of them, never both)
         lines = code_text.splitlines()
     else:
         try:

@@ -105,11 +105,17 @@ def _watch(target, opts):
         raise UsageError(refused)
     cmd = runner.child_command(python, target)
     keep = opts.get("--keep-samples")
-    result = runner.run_watched(cmd, interval, "all" if opts.get("--all-code") else "user",
-                                samples_path=os.path.abspath(keep) if keep else None)
+    program_text, stdin = _program_on_stdin(target)
+    try:
+        result = runner.run_watched(cmd, interval, "all" if opts.get("--all-code") else "user",
+                                    samples_path=os.path.abspath(keep) if keep else None,
+                                    stdin=stdin)
+    finally:
+        if stdin is not None:
+            stdin.close()
     status = runner.exit_status(result.returncode)
     try:
-        return _report(result, target, opts, python, status)
+        return _report(result, target, opts, python, status, program_text)
     except OSError as exc:
         _err("quickening watch: cannot write the report: %s" % exc)
         return status or 1
@@ -121,7 +127,24 @@ def _watch(target, opts):
                 pass
 
 
-def _report(result, target, opts, python, status):
+def _program_on_stdin(target):
+    """(the program's text, a file holding it for the child's stdin) for `watch -`
+    with the program piped in, so that the report can quote its lines; (None,
+    None) otherwise.  (A terminal is left to the child: `python -` then reads
+    statement by statement.)  The child reads the same bytes and then meets
+    the end of its input, as it would."""
+    from quickening import program
+    if not program.is_stdin(target) or sys.stdin is None or sys.stdin.isatty():
+        return None, None
+    import tempfile
+    data = sys.stdin.buffer.read()
+    held = tempfile.TemporaryFile()
+    held.write(data)
+    held.seek(0)
+    return data.decode("utf-8", errors="replace"), held
+
+
+def _report(result, target, opts, python, status, program_text=None):
     from quickening.lens import analyze as A
     from quickening.lens import runner
 
@@ -137,7 +160,7 @@ def _report(result, target, opts, python, status):
             _err("quickening watch: the lens agent did not report (the program "
                  "may have exited before Python finished starting)")
         return status
-    code_text = target.value if target.kind == "code" else None
+    code_text = target.value if target.kind == "code" else program_text
     report = A.analyze(run, code_text=code_text)
     if not report.info["codes"] and status != 0:
         # python said why (a SyntaxError, no such module...): an empty report

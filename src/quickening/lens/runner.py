@@ -241,7 +241,7 @@ class WatchResult(object):
 
 
 def run_watched(cmd, interval_ms=DEFAULT_INTERVAL_MS, scope="user",
-                samples_path=None, env=None):
+                samples_path=None, env=None, stdin=None):
     """Run ``cmd`` (a full argv whose first item is a python) under the
     agent; returns a :class:`WatchResult`.  Ctrl-C reaches the program; we
     wait for it so the report can still be written."""
@@ -254,7 +254,7 @@ def run_watched(cmd, interval_ms=DEFAULT_INTERVAL_MS, scope="user",
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, env=e,
+        proc = subprocess.Popen(cmd, env=e, stdin=stdin,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         rc = wait_reading(proc, addrs, samples_path)
         wall = time.perf_counter() - t0
