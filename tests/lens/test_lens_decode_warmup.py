@@ -17,13 +17,19 @@ from quickening.lens.warmup import (WarmupError, first_specialized,
 DECODE = D.__file__
 
 
-@pytest.mark.parametrize("python", python_params())
-def test_decoder_agrees_with_cpython(python):
-    r = subprocess.run([python, program("decode_check.py"), DECODE],
-                       capture_output=True, text=True, timeout=120)
+def _checked(python, script, timeout):
+    """What the check program run by `python` compared with CPython (no mismatch)."""
+    r = subprocess.run([python, program(script), DECODE],
+                       capture_output=True, text=True, timeout=timeout)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["mismatch"] == []
+    return out
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_decoder_agrees_with_cpython(python):
+    out = _checked(python, "decode_check.py", 120)
     assert out["checked"]["sites"] > 600
     # 3.14 stopped specializing the 300-attribute object's loads (the 40th
     # instance attribute stays LOAD_ATTR): far fewer cached type versions there
@@ -138,11 +144,7 @@ def test_code_records_rebuilt_from_the_line_table_agree_with_cpython(python):
     """The parent makes a code record's sites and loops from co_linetable
     and co_names (decode.complete_code_meta): its positions are each
     CPython's co_positions(), its names and loop heads dis's."""
-    r = subprocess.run([python, program("positions_check.py"), DECODE],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
-    assert out["mismatch"] == []
+    out = _checked(python, "positions_check.py", 300)
     assert out["checked"]["codes"] > 1000
     assert out["checked"]["names"] > 10000
     assert out["checked"]["loops"] > 500
