@@ -5,7 +5,7 @@ import os
 import sys
 
 from quickening.measure import records
-from quickening.measure.runner import MeasureError, RefusedInput
+from quickening.measure.runner import MeasureError
 
 
 class UsageError(Exception):
@@ -49,12 +49,9 @@ def guarded(prog, body, argv) -> int:
     except UsageError as exc:
         print(f"{prog}: {exc} (see `{prog} --help`)", file=sys.stderr)
         return 2
-    except RefusedInput as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
-        return 2
     except MeasureError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
-        return 1
+        return exc.status
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130

@@ -23,12 +23,14 @@ CHILD = Path(__file__).with_name("child") / "qk_measure_child.py"
 
 class MeasureError(Exception):
     """A problem the user must hear about in one line (bad path, failed run)."""
+    status = 1          # the command's exit status
 
 
 class RefusedInput(MeasureError):
     """What was asked for cannot run at all (a missing or unsupported interpreter, a
     malformed option value): found before anything runs, and an exit status of 2 as
     for a usage error, as `watch` and `warmup` give."""
+    status = 2
 
 
 @dataclass
