@@ -89,6 +89,11 @@ def _stop():
     _ENDED.clear()
 
 
+def _holds(t, version):
+    """t's tag is `version`, and no modification has ended it (see _ENDED)."""
+    return facts.type_version(t) == version and _ENDED.get(id(t)) != version
+
+
 def token(t, version):
     """A token for `version` of type t: token[0] is true while t's tp_version_tag
     is `version` (false from the start if it is not now)."""
@@ -97,7 +102,7 @@ def token(t, version):
     entry = _TOKENS.get(id(t))
     if entry is not None and entry[0] == version:
         return entry[1]
-    if facts.type_version(t) != version or version == 0 or _ENDED.get(id(t)) == version:
+    if version == 0 or not _holds(t, version):
         return [False]
     if _watcher[0] < 0:
         return _ReadsTheTag(t, version)
@@ -106,7 +111,7 @@ def token(t, version):
     token = [True]
     _TOKENS[id(t)] = (version, token)
     _api.PyType_Watch(_watcher[0], t)
-    if facts.type_version(t) != version or _ENDED.get(id(t)) == version:
+    if not _holds(t, version):
         token[0] = False
         if _TOKENS.get(id(t), (None, None))[1] is token:
             del _TOKENS[id(t)]
