@@ -136,12 +136,17 @@ def _program_on_stdin(target):
     from quickening import program
     if not program.is_stdin(target) or sys.stdin is None or sys.stdin.isatty():
         return None, None
+    import importlib.util
     import tempfile
     data = sys.stdin.buffer.read()
     held = tempfile.TemporaryFile()
     held.write(data)
     held.seek(0)
-    return data.decode("utf-8", errors="replace"), held
+    try:        # (its coding declaration, as python reads it)
+        text = importlib.util.decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        text = data.decode("utf-8", errors="replace")
+    return text, held
 
 
 def _report(result, target, opts, python, status, program_text=None):
