@@ -23,8 +23,9 @@ time of --repeat runs counts (process CPU time by default, --clock wall for
 wall-clock time).  --clock instructions counts instead the machine instructions
 the workload call executes (valgrind's cachegrind, which must be installed:
 each measurement is a run under valgrind less a run that stops before the
-workload, both with PYTHONHASHSEED=0): slow (~60x), but the same on a quiet
-and a loaded machine, so small differences between two trees are seen.
+workload, both with PYTHONHASHSEED=0 and both reading one private code cache
+that an unmeasured run of the workload filled): slow (~60x), but the same on
+a quiet and a loaded machine, so small differences between two trees are seen.
 Children run as a user's Python does (PYTHONDONTWRITEBYTECODE is dropped):
 bytecode files and the interpreter's cache of the code it generates
 (interp/codecache.py) are written and read; --no-code-cache turns the latter
@@ -374,22 +375,39 @@ def run_child(python, name, mode, timeout, tracemalloc=False, against=None, cloc
 
 def _count_instructions(python, name, mode, timeout, against):
     """The machine instructions of the workload call: a run under valgrind less a
-    run of everything but the call (both with the same hash seed)."""
+    run of everything but the call (both with the same hash seed).
+
+    Both runs must start from the same code cache, or the difference counts what
+    one of them compiled and the other read (the interpreter compiles ~100 sources
+    at start-up with an empty cache).  So each measurement has a cache of its own:
+    filled by one unmeasured run of the whole workload, then read, not written, by
+    the two counted runs (PYTHONDONTWRITEBYTECODE); with --no-code-cache both
+    compile everything."""
+    import tempfile
     counts = []
-    for setup_only in (False, True):
-        res = _run_child(python, name, mode, timeout * 100, against=against,
-                         setup_only=setup_only, under=VALGRIND, hash_seed="0")
-        if "error" in res:
-            return res
-        counts.append(res["instructions"])
-        if not setup_only:
-            full = res
+    with tempfile.TemporaryDirectory(prefix="quickening-bench-cache-") as private:
+        cache_env = {"QUICKENING_CACHE": private}
+        if not NO_CODE_CACHE and mode != "native":
+            res = _run_child(python, name, mode, timeout, against=against, hash_seed="0",
+                             extra_env=cache_env)
+            if "error" in res:
+                return res
+            cache_env["PYTHONDONTWRITEBYTECODE"] = "1"
+        for setup_only in (False, True):
+            res = _run_child(python, name, mode, timeout * 100, against=against,
+                             setup_only=setup_only, under=VALGRIND, hash_seed="0",
+                             extra_env=cache_env)
+            if "error" in res:
+                return res
+            counts.append(res["instructions"])
+            if not setup_only:
+                full = res
     full["instructions"] = (counts[0] - counts[1]) / 1e9
     return full
 
 
 def _run_child(python, name, mode, timeout, tracemalloc=False, against=None, setup_only=False,
-               under=(), hash_seed=None):
+               under=(), hash_seed=None, extra_env=()):
     tmp = os.path.join(CACHE, "tmp", f"{name}-{mode}-{os.getpid()}.out")
     os.makedirs(os.path.dirname(tmp), exist_ok=True)
     if os.path.exists(tmp):
@@ -405,6 +423,7 @@ def _run_child(python, name, mode, timeout, tracemalloc=False, against=None, set
         mode = CHILD_MODE[mode]
     if hash_seed is not None:
         env["PYTHONHASHSEED"] = hash_seed
+    env.update(extra_env)
     spec = json.dumps({"bench": name, "mode": mode, "tmp": tmp, "tracemalloc": tracemalloc,
                        "setup_only": setup_only})
     try:
@@ -640,8 +659,11 @@ def report(results, modes, opts, wall):
         where = {rec["before"].get("module") for rec in results.values()} - {None}
         print(f"before = {opts.against} (imported from {', '.join(sorted(where)) or '-'}); "
               "after/before = this tree's best time / that tree's (< 1: this tree is faster)")
-    print("code cache (interp/codecache.py): " + ("off (--no-code-cache)" if opts.no_code_cache
-          else "on: a tree that has one takes earlier runs' generated code"))
+    print("code cache (interp/codecache.py): " + (
+        "off (--no-code-cache)" if opts.no_code_cache
+        else "on: each count reads a private cache filled by one unmeasured run"
+        if opts.clock == "instructions"
+        else "on: a tree that has one takes earlier runs' generated code"))
     print("rss = ru_maxrss of the whole process (interpreter start-up included)"
           + ("; tm = tracemalloc peak of the workload call" if opts.tracemalloc else ""))
     for name, rec in results.items():
