@@ -353,3 +353,41 @@ def test_the_start_up_shim_is_loaded_compiled_by_the_watched_interpreter(tmp_pat
     r = subprocess.run([python, "-c", "import sys; print(sys.modules['_quickening_lens_agent']"
                         ".AGENT is not None)"], env=env, capture_output=True, text=True)
     assert (r.returncode, r.stdout, r.stderr) == (0, "True\n", "")
+
+
+# a program whose own module code (not a function) holds the hot sites; at its
+# end it prints what CPython made of them (offset -> form)
+_MAIN_CODE_PROGRAM = """\
+import dis, json, sys
+total = 0
+for i in range(3000):
+    total += i % 7
+    total = total * 1
+forms = {str(ins.offset): ins.opname
+         for ins in dis.get_instructions(sys._getframe().f_code, adaptive=True)}
+print(json.dumps(forms))
+"""
+
+
+@pytest.mark.parametrize("how", ["stdin", "-c"])
+@pytest.mark.parametrize("python", python_params())
+def test_main_code_from_stdin_or_dash_c_is_watched(tmp_path, python, how):
+    # the interpreter runs such code with no Python frame under it; the sites of
+    # the module code are reported with CPython's forms
+    out = tmp_path / "report.json"
+    args = ["--python", python, "--json", str(out), "--quiet"]
+    if how == "stdin":
+        r = run_watch([*args, "-"], input=_MAIN_CODE_PROGRAM)
+        filename = "<stdin>"
+    else:
+        r = run_watch([*args, "-c", _MAIN_CODE_PROGRAM])
+        filename = "<string>"
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    truth = json.loads(r.stdout)
+    report = json.loads(out.read_text())
+    sites = {str(s["offset"]): s for s in report["sites"]
+             if s["file"] == filename and s["function"] == "<module>"}
+    specialized = [off for off, form in truth.items() if form.startswith("BINARY_OP_")]
+    assert specialized, truth         # (the loop ran hot enough to specialize)
+    for off in specialized:
+        assert sites[off]["form"] == truth[off], (off, sites.get(off), truth[off])

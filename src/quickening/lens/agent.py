@@ -654,13 +654,19 @@ class Agent(object):
                 # code calling exec/eval is (namedtuple, dataclasses... are not)
                 if self.dynamic >= _MAX_DYNAMIC:
                     return
+                # (no Python frame under it: the interpreter itself runs the
+                # program's main code, read from stdin or given with -c)
+                main = False
                 try:
                     f = sys._getframe(1)
                     while f is not None and f.f_code.co_filename.startswith("<frozen"):
                         f = f.f_back
+                except ValueError:
+                    f, main = None, True
                 except Exception:
                     f = None
-                if self.scope != "all" and (f is None or not self.interesting(f.f_code)):
+                if self.scope != "all" and not main and (
+                        f is None or not self.interesting(f.f_code)):
                     return
                 self.dynamic += 1
                 if self.dynamic == _MAX_DYNAMIC:
