@@ -1,6 +1,7 @@
 """Where specialization pays inside the interpreter, family by family.
 
     .venv/bin/python bench/specialization_payoff.py [--repeat N] [--only NAME]... [--against TREE]
+                                                    [--clock cpu|instructions]
 
 Each workload is a loop dominated by one kind of site.  It runs in fresh
 processes natively, interpreted (default) and interpreted with
@@ -11,6 +12,10 @@ workload, the slowdown of each interpreted mode against native and the
 ratio no-spec / default (above 1: specialization pays).  With --against TREE (a
 checkout of another commit) both interpreted modes also run with that tree's
 quickening, interleaved, and the table adds this tree's time over that tree's.
+--clock instructions counts instead the machine instructions of the workload
+call under valgrind, as bench/interp_speed.py does (a run less a run that
+stops before the call, both reading one private code cache an unmeasured
+run filled): the same on a loaded machine, one run per mode.
 
 Why the ratio is what it is: a generic instruction here is one C-level
 operation (`a + b`, `o.name`, `o[i]`) that CPython already runs
@@ -61,6 +66,8 @@ else:
     api.Interpreter(specialize=(mode == "default"))
     api.run_code(code, ns)
     run = lambda: api.call(ns["workload"])
+if len(sys.argv) > 3:        # (setup only: what an instruction count subtracts)
+    run = lambda: None
 t0 = time.process_time()
 result = run()
 print(json.dumps([time.process_time() - t0, repr(result)]))
@@ -71,19 +78,52 @@ def program(setup, body):
     return f"N = {N}\n{setup}\ndef workload():\n{textwrap.indent(body, '    ')}\n"
 
 
-def measure(mode, source, against=None):
+def measure(mode, source, against=None, clock="cpu"):
+    """(seconds, or with clock "instructions" billions of instructions, of the
+    workload call; repr of its result)."""
+    if clock == "instructions":
+        return _count_instructions(mode, source, against)
+    return _run(mode, source, against)
+
+
+def _run(mode, source, against, extra_env=(), under=(), setup_only=False):
     # (children run as a user's Python does, as interp_speed.py's: bytecode files and
     # the interpreter's code cache are written and read, so the best of --repeat runs
     # is one that found what earlier runs generated)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(extra_env)
     if mode.startswith("before-"):
         env["PYTHONPATH"] = os.path.join(against, "src")
         mode = mode.removeprefix("before-")
-    out = subprocess.run([sys.executable, "-c", CHILD, mode, source], capture_output=True,
-                         text=True, timeout=600, env=env)
+    out = subprocess.run([*under, sys.executable, "-c", CHILD, mode, source,
+                          *(["setup-only"] if setup_only else [])],
+                         capture_output=True, text=True, timeout=600 * (100 if under else 1),
+                         env=env)
     if out.returncode != 0:
         raise SystemExit(f"{mode} run failed:\n{out.stderr}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if under:
+        refs = [line for line in out.stderr.splitlines() if "I refs:" in line
+                or "I   refs:" in line]
+        if not refs:
+            raise SystemExit("valgrind printed no instruction count")
+        result.append(int(refs[-1].rsplit(":", 1)[1].replace(",", "")))
+    return result
+
+
+def _count_instructions(mode, source, against):
+    """The workload call's instructions: a run under valgrind less a setup-only
+    run, both from the same private code cache (filled by an unmeasured run)."""
+    import tempfile
+    from interp_speed import VALGRIND
+    with tempfile.TemporaryDirectory(prefix="quickening-bench-cache-") as private:
+        env = {"QUICKENING_CACHE": private, "PYTHONHASHSEED": "0"}
+        if mode != "native":
+            _run(mode, source, against, env)
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        _, result, full = _run(mode, source, against, env, VALGRIND)
+        *_, setup = _run(mode, source, against, env, VALGRIND, setup_only=True)
+    return (full - setup) / 1e9, result
 
 
 def main():
@@ -92,7 +132,11 @@ def main():
     ap.add_argument("--only", action="append")
     ap.add_argument("--against", metavar="TREE",
                     help="also run the interpreted modes with TREE's quickening, interleaved")
+    ap.add_argument("--clock", choices=("cpu", "instructions"), default="cpu",
+                    help="CPU time (default) or machine instructions under valgrind")
     opts = ap.parse_args()
+    if opts.clock == "instructions":
+        opts.repeat = 1     # (the same count every run)
     modes = ("native", "default", "nospec") + (
         ("before-default", "before-nospec") if opts.against else ())
     names = [n for n in WORKLOADS if not opts.only or n in opts.only]
@@ -103,7 +147,7 @@ def main():
         results = {}
         for _ in range(opts.repeat):
             for mode in modes:
-                t, r = measure(mode, source, opts.against)
+                t, r = measure(mode, source, opts.against, opts.clock)
                 best[mode] = min(best.get(mode, t), t)
                 results[mode] = r
         if len(set(results.values())) != 1:
@@ -115,7 +159,8 @@ def main():
                         best["nospec"] / best["before-nospec"]) if opts.against else ())))
         print(f"[{name}] done", file=sys.stderr)
     extra = f" {'default after/before':>22} {'no-spec after/before':>21}" if opts.against else ""
-    print(f"{'workload':15} {'native s':>9} {'default':>8} {'no-spec':>8} {'no-spec/default':>16}{extra}")
+    unit = "native G" if opts.clock == "instructions" else "native s"
+    print(f"{'workload':15} {unit:>9} {'default':>8} {'no-spec':>8} {'no-spec/default':>16}{extra}")
     for name, nat, d, ns, ratio, *change in rows:
         tail = f" {change[0]:22.3f} {change[1]:21.3f}" if change else ""
         print(f"{name:15} {nat:9.4f} {d:7.1f}x {ns:7.1f}x {ratio:15.2f}x{tail}")
@@ -124,8 +169,10 @@ def main():
             return math.exp(sum(math.log(r[i]) for r in rows) / len(rows))
         tail = f" {g(5):22.3f} {g(6):21.3f}" if opts.against else ""
         print(f"{'geomean':15} {'':9} {'':8} {'':8} {g(4):15.2f}x{tail}")
-    print(f"python {sys.version.split()[0]}; CPU time, best of {opts.repeat} fresh processes per mode, "
-          f"interleaved; N = {N}")
+    clock = ("machine instructions of the workload call (valgrind), one run per mode"
+             if opts.clock == "instructions" else
+             f"CPU time, best of {opts.repeat} fresh processes per mode")
+    print(f"python {sys.version.split()[0]}; {clock}, interleaved; N = {N}")
 
 
 if __name__ == "__main__":
