@@ -391,3 +391,71 @@ def test_main_code_from_stdin_or_dash_c_is_watched(tmp_path, python, how):
     assert specialized, truth         # (the loop ran hot enough to specialize)
     for off in specialized:
         assert sites[off]["form"] == truth[off], (off, sites.get(off), truth[off])
+
+
+_EXEC_PROGRAM = """\
+import dis, json, os, sys
+def hot(n):
+    t = 0
+    for i in range(n):
+        t += i % 7
+    return t
+hot(3000)
+forms = {str(ins.offset): ins.opname
+         for ins in dis.get_instructions(hot, adaptive=True)}
+print(json.dumps(forms), flush=True)
+os.execv(sys.executable, [sys.executable, "-c", "print('after exec')"])
+"""
+
+
+@pytest.mark.parametrize("python", python_params())
+def test_a_program_that_execs_keeps_what_ran_before(tmp_path, python):
+    # os.exec* runs no exit hooks: the agent takes its last sample at the audit event
+    prog = tmp_path / "execs.py"
+    prog.write_text(_EXEC_PROGRAM)
+    out = tmp_path / "report.json"
+    r = run_watch(["--python", python, "--json", str(out), "--quiet", str(prog)])
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    first, after = r.stdout.splitlines()
+    assert after == "after exec"
+    truth = json.loads(first)
+    report = json.loads(out.read_text())
+    assert any("replaced itself with os.exec*" in n for n in report["notes"]), report["notes"]
+    sites = {str(s["offset"]): s for s in report["sites"] if s["function"] == "hot"}
+    specialized = [off for off, form in truth.items() if form.startswith("BINARY_OP_")]
+    assert specialized, truth
+    for off in specialized:
+        assert sites[off]["form"] == truth[off], (off, sites.get(off), truth[off])
+
+
+_STARTS_PROGRAM = """\
+import multiprocessing, os, subprocess, sys
+def work():
+    pass
+if __name__ == "__main__":
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    ctx = multiprocessing.get_context("spawn")
+    p = ctx.Process(target=work)
+    p.start()
+    p.join()
+    print("done")
+"""
+
+
+@pytest.mark.parametrize("python", python_params(("3.13", "3.14")))
+def test_processes_the_program_starts_are_named_as_not_watched(tmp_path, python):
+    prog = tmp_path / "starts.py"
+    prog.write_text(_STARTS_PROGRAM)
+    out = tmp_path / "report.json"
+    r = run_watch(["--python", python, "--json", str(out), "--quiet", str(prog)],
+                  cwd=str(tmp_path))
+    assert r.returncode == 0 and r.stdout == "done\n", r.stderr
+    notes = [n for n in json.loads(out.read_text())["notes"] if "other processes" in n]
+    assert len(notes) == 1, notes
+    for started in ("subprocess.Popen x2", "os.fork x1", "multiprocessing.Process x1"):
+        assert started in notes[0], notes[0]

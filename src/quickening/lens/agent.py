@@ -76,6 +76,25 @@ def _stdlib_prefixes():
     return tuple(sorted(out))
 
 
+# audit events of the calls that start another process
+_STARTS_PROCESS = frozenset(("os.fork", "os.forkpty", "os.posix_spawn", "os.spawn",
+                             "os.system", "subprocess.Popen"))
+
+
+
+def _multiprocessing_processes():
+    """How many Process objects multiprocessing made here (its workers may be
+    forked by a server process, where no audit event of ours sees them): its
+    counter, read without advancing it."""
+    mp = sys.modules.get("multiprocessing.process")
+    counter = getattr(mp, "_process_counter", None) if mp is not None else None
+    text = repr(counter) if type(counter).__name__ == "count" else ""
+    try:
+        return int(text[len("count("):-1]) - 1
+    except ValueError:
+        return 0
+
+
 _SPAN = 1 << 16      # one read of /proc/self/mem covers values this close together
 
 
@@ -421,6 +440,7 @@ class Agent(object):
         if "BINARY_OP_EXTEND" in self.tables.opname:
             self.extend_op = bytes([self.tables.opname.index("BINARY_OP_EXTEND")])
         self.executors = {}      # (cid, offset) -> (executor index, executor)
+        self.started = {}        # audit event that starts another process -> times
         self.tp_version_offset = None
         self.func_version_offset = None
         self._probed = False
@@ -676,6 +696,18 @@ class Agent(object):
                 self.pending_exec.append((code, True))
             else:
                 self.pending_exec.append((code, False))
+        elif event in _STARTS_PROCESS:
+            # (what runs there is not watched: the shim is off their PYTHONPATH)
+            self.started[event] = self.started.get(event, 0) + 1
+        elif event == "os.exec":
+            # the process is about to become another program: no exit hooks
+            # run, so its last sample is taken now
+            if not self.done and os.getpid() == self.pid:
+                self._write(("event", self.now(), "note",
+                             "the program replaced itself with os.exec* (%s) at %.3f s: "
+                             "the report covers what ran before" % (args[0] if args else "?",
+                                                                  self.now())))
+                self.finish()
         elif event in ("sys.settrace", "sys.setprofile",
                        "sys._settraceallthreads", "sys._setprofileallthreads",
                        "sys.monitoring.register_callback"):
@@ -1203,6 +1235,15 @@ class Agent(object):
                 self.tick(final=True)
                 if self.published:
                     self._send_indexes()
+                started = dict(self.started)
+                made = _multiprocessing_processes()
+                if made:
+                    started["multiprocessing.Process"] = made
+                if started:
+                    self._write(("event", self.now(), "note",
+                                 "the program started other processes (%s): what ran "
+                                 "in them is not watched" % ", ".join(
+                                     "%s x%d" % kv for kv in sorted(started.items()))))
             except Exception as exc:
                 self._write(("event", self.now(), "agent-error", repr(exc)))
             self._write(("end", self.now(), {
