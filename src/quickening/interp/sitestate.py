@@ -160,16 +160,24 @@ class Resolver:
                 self._roots.append((fn.__module__, info.code if info is not None else fn.__code__))
         codeinfo = sys.modules.get("quickening.interp.codeinfo")
         infos = codeinfo._INFOS if codeinfo is not None else {}
+        # (facts.code_version read in place and no generator per code: the walk
+        # passes thousands of code objects, once per capture that needs it)
+        mem32, at, code_type = facts.MEM32, facts.CODE_VERSION, types.CodeType
         roots, seen = list(self._roots), set()
         while roots:
             module, code = roots.pop()
-            if id(code) in seen:
+            key = id(code)
+            if key in seen:
                 continue
-            seen.add(id(code))
-            for c in (code, getattr(infos.get(id(code)), "trampoline", None)):
-                if c is not None and facts.code_version(c) == version:
-                    return f"{module}.{code.co_qualname}"
-            roots.extend((module, k) for k in code.co_consts if isinstance(k, types.CodeType))
+            seen.add(key)
+            if mem32[(key + at) >> 2] == version:
+                return f"{module}.{code.co_qualname}"
+            trampoline = getattr(infos.get(key), "trampoline", None)
+            if trampoline is not None and mem32[(id(trampoline) + at) >> 2] == version:
+                return f"{module}.{code.co_qualname}"
+            for k in code.co_consts:
+                if type(k) is code_type:
+                    roots.append((module, k))
         return None
 
     @property
