@@ -30,6 +30,13 @@ _NOT_SOURCE = shutil.ignore_patterns(".venv", ".git", "__pycache__", "build", "d
                                      "*.egg-info", ".pytest_cache", ".hypothesis",
                                      "quickening-records")
 
+# what the installed venv's commands run with: the caller's environment without its
+# PYTHONPATH (a checkout's src there, as a worktree's tests have it, would be
+# imported instead of the wheel's quickening; a user of the wheel has none).
+# pip needs it gone too: a checkout's src holding a quickening.egg-info would
+# make pip see quickening installed already and install nothing.
+AS_INSTALLED = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
 PROGRAM = """\
 class Square:
     def __init__(self, side):
@@ -82,23 +89,21 @@ def _install(root):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+                             capture_output=True, text=True, check=True, env=AS_INSTALLED).stdout.strip()
     # the runtime dependencies come from the test venv (its site-packages, after the
     # new venv's own, so the wheel's quickening is the one imported; the test venv's
     # editable hook is a .pth file there, which a path added this way does not run)
     with open(os.path.join(purelib, "_test_venv_dependencies.pth"), "w") as fh:
         fh.write(sysconfig.get_path("purelib") + "\n")
-    # (without the caller's PYTHONPATH: a checkout's src holding a quickening.egg-info
-    # would make pip see quickening installed already and install nothing)
-    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
                               "--no-deps", "--no-index", "-q", str(wheels[0])],
-                             capture_output=True, text=True, env=clean)
+                             capture_output=True, text=True, env=AS_INSTALLED)
     assert install.returncode == 0, install.stderr[-3000:]
     script = venv / "bin" / "quickening"
     assert script.exists()
     where = subprocess.run([str(python), "-c", "import quickening; print(quickening.__file__)"],
-                           capture_output=True, text=True, check=True, cwd=root).stdout.strip()
+                           capture_output=True, text=True, check=True, cwd=root,
+                           env=AS_INSTALLED).stdout.strip()
     assert where.startswith(purelib), where
     return python, script, purelib
 
@@ -119,7 +124,7 @@ def test_wheel_declares_the_runtime_dependencies(installed):
     python, _, _ = installed
     requires = subprocess.run([str(python), "-c", "import importlib.metadata as m; "
                                "print('\\n'.join(m.requires('quickening')))"],
-                              capture_output=True, text=True, check=True).stdout.split("\n")
+                              capture_output=True, text=True, check=True, env=AS_INSTALLED).stdout.split("\n")
     names = {r.split(">")[0].split("=")[0].split(";")[0].strip() for r in requires if r.strip()}
     # the extras stay extras: only what running needs is unconditional
     unconditional = {r.split(">")[0].split("=")[0].strip() for r in requires
@@ -131,7 +136,7 @@ def test_wheel_declares_the_runtime_dependencies(installed):
 def test_installed_run_with_stats(installed, program):
     _, script, _ = installed
     out = subprocess.run([str(script), "run", "--stats", str(program)], capture_output=True,
-                         text=True, cwd=program.parent)
+                         text=True, cwd=program.parent, env=AS_INSTALLED)
     assert out.returncode == 0, out.stderr
     assert out.stdout == _native_stdout(program)
     assert "executed sites" in out.stderr
@@ -143,7 +148,7 @@ def test_installed_watch_writes_the_html_report(installed, program, tmp_path):
     report = tmp_path / "r.json"
     out = subprocess.run([str(script), "watch", "--quiet", "--html", str(html), "--json",
                           str(report), str(program)], capture_output=True, text=True,
-                         cwd=program.parent)
+                         cwd=program.parent, env=AS_INSTALLED)
     assert out.returncode == 0, out.stderr
     assert out.stdout == _native_stdout(program)
     index = (html / "index.html").read_text()
@@ -161,11 +166,11 @@ def test_installed_watch_writes_the_html_report(installed, program, tmp_path):
 def test_installed_dis_and_fidelity(installed, program):
     _, script, _ = installed
     dis = subprocess.run([str(script), "dis", "--function", "total", str(program)],
-                         capture_output=True, text=True, cwd=program.parent)
+                         capture_output=True, text=True, cwd=program.parent, env=AS_INSTALLED)
     assert dis.returncode == 0, dis.stderr
     assert "Disassembly of total" in dis.stdout
     fid = subprocess.run([str(script), "fidelity", str(program)], capture_output=True,
-                         text=True, cwd=program.parent)
+                         text=True, cwd=program.parent, env=AS_INSTALLED)
     assert "executed sites agree" in fid.stdout, fid.stderr
 
 
@@ -179,7 +184,7 @@ def test_installed_fidelity_beside_its_venv(installed, program):
     counts = []
     for path in (program, beside):
         fid = subprocess.run([str(script), "fidelity", str(path)], capture_output=True,
-                             text=True, cwd=path.parent)
+                             text=True, cwd=path.parent, env=AS_INSTALLED)
         assert fid.returncode == 0, fid.stdout + fid.stderr
         counts.append(re.search(r"fidelity: (\d+)/(\d+) executed sites agree", fid.stdout).groups())
     assert counts[1] == counts[0] and counts[0][0] == counts[0][1], counts
