@@ -162,3 +162,46 @@ def test_imports_only_go_down():
                 upward.append(f"  {module} (layer {LAYERS[layer[module]][0]}) imports {target} "
                               f"(layer {LAYERS[layer[target]][0]}), line {line}")
     assert not upward, "imports from a layer above:\n" + "\n".join(upward)
+
+
+def _method_calls_on_imported_objects(module):
+    """`NAME.method(...)` where an import binds NAME at module level and NAME is not
+    a module or a class: (line, text) of each."""
+    import dis
+    import symtable
+    import types
+
+    path, _ = MODULES[module.__name__]
+    source = path.read_text()
+    table = symtable.symtable(source, str(path), "exec")
+    imported = {s.get_name() for s in table.get_symbols() if s.is_imported()}
+    found = []
+    codes = [compile(source, str(path), "exec")]
+    while codes:
+        code = codes.pop()
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+        ins = list(dis.get_instructions(code))
+        for load, attr, push in zip(ins, ins[1:], ins[2:]):
+            if (load.opname == "LOAD_GLOBAL" and load.argval in imported
+                    and attr.opname == "LOAD_ATTR" and not attr.arg & 1
+                    and push.opname == "PUSH_NULL"):
+                value = getattr(module, load.argval, None)
+                if not isinstance(value, (types.ModuleType, type)):
+                    found.append((attr.positions.lineno, f"{load.argval}.{attr.argval}"))
+    return found
+
+
+def test_method_calls_on_imported_objects_keep_the_method_form():
+    # CPython 3.13's compiler takes `NAME.method(...)` on a name an import binds
+    # for a module's function and emits LOAD_ATTR without its method form; on a
+    # dict or a set (`INTERCEPTS.get(...)`) the host cannot specialize that load,
+    # and every call makes a bound method (a generic builtin call cost 5% more).
+    # Such names are bound by assignment in the modules that use them.
+    import sys
+
+    import quickening.api  # noqa: F401  (what a run imports)
+    import quickening.cli  # noqa: F401
+    loaded = [sys.modules[name] for name in MODULES if name in sys.modules]
+    assert len(loaded) > 50
+    found = {m.__name__: _method_calls_on_imported_objects(m) for m in loaded}
+    assert {name: hits for name, hits in found.items() if hits} == {}

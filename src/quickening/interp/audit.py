@@ -37,8 +37,13 @@ from _thread import get_ident
 from quickening.interp import facts
 from quickening.interp.generated import GENERATED_PREFIX as _GENERATED
 from quickening.interp.interrupts import in_program
-from quickening.interp.quiet import AUDIT_FOR_CALLER_CODE, HOOKED, RUNNING as _running, quietly
+from quickening.interp.quiet import AUDIT_FOR_CALLER_CODE, HOOKED, quietly
+from quickening.interp import quiet as _quiet
 from quickening.interp.tracebacks import is_internal
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+_running = _quiet.RUNNING
 
 _orig_addaudithook = sys.addaudithook
 _orig_getframe = sys._getframe

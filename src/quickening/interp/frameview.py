@@ -35,13 +35,17 @@ import weakref
 from weakref import ref as _weakref
 
 from quickening.interp import facts, host, tracebacks
-from quickening.interp.codeinfo import _INFOS
+from quickening.interp import codeinfo as _codeinfo
 from quickening.interp.frame import thread_state, trace_running
 from quickening.interp.generated import is_fused
 from quickening.interp.handled import write_unraisable
 from quickening.interp.localsproxy import f_locals
 from quickening.interp.quiet import AUDITED_READS, HOOKED, audit_for_caller
 from quickening.interp.tracebacks import is_dropped, is_internal, place, strip_internal
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+_INFOS = _codeinfo._INFOS
 
 _orig_getframe = sys._getframe     # (the host's: hostframes.install replaces it later)
 

@@ -19,13 +19,18 @@ import types
 from quickening.interp import escapes, facts, frameview, host, tracebacks
 from quickening.interp import generators as _generators
 from quickening.interp.handled import current as _handled
-from quickening.interp.codeinfo import TRAMPOLINES, info_for
+from quickening.interp.codeinfo import info_for
+from quickening.interp import codeinfo as _codeinfo
 from quickening.interp.frame import Frame, builtins_of, thread_state as _thread_state
 from quickening.interp.loop import (LOW_HOST_ROOM as _LOW_HOST_ROOM, RECURSION_LIMIT as _RECURSION_LIMIT,
                                    enter as _enter, program_recursion_limit as _program_recursion_limit,
                                    run_frame as _run_frame, too_deep as _too_deep,
                                    with_host_room as _with_host_room)
 from quickening.interp.ops.registry import NULL
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+TRAMPOLINES = _codeinfo.TRAMPOLINES
 
 _OP = host.OPMAP
 _CACHES = host.CACHE_ENTRIES

@@ -25,7 +25,7 @@ import sys
 import warnings
 
 from quickening.interp import tracing
-from quickening.interp.codeinfo import TRAMPOLINES
+from quickening.interp import codeinfo as _codeinfo
 from quickening.interp.facts import NATIVE_GETTERS
 from quickening.interp.frame import thread_state
 from quickening.interp.frameview import (_carrier_codes, as_frame_object, install_program_back,
@@ -33,6 +33,10 @@ from quickening.interp.frameview import (_carrier_codes, as_frame_object, instal
 from quickening.interp.quiet import HOOKED, audit_for_caller, quietly
 from quickening.interp.sitestate import LiveCode
 from quickening.interp.tracebacks import is_internal
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+TRAMPOLINES = _codeinfo.TRAMPOLINES
 
 _orig_getframe = sys._getframe
 _orig_settrace = sys.settrace

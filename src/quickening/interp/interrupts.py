@@ -33,8 +33,12 @@ import threading
 import time
 
 from quickening.interp import facts, frameview
-from quickening.interp.codeinfo import TRAMPOLINES
+from quickening.interp import codeinfo as _codeinfo
 from quickening.interp.tracebacks import is_internal
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+TRAMPOLINES = _codeinfo.TRAMPOLINES
 
 _INTERP_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _host_back = facts.NATIVE_GETTERS["f_back"]    # (the host's chain: frameview replaces f_back)

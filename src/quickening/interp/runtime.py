@@ -20,10 +20,18 @@ from quickening.interp import loop as _loop
 from quickening.interp.codeinfo import info_for
 from quickening.interp.frame import THREAD, Frame, builtins_of, thread_state
 from quickening.interp.frameview import as_frame_object, frame_object_linked, view_of
-from quickening.interp.functions import TRAMPOLINES, entry_depth, interpreted_info, trampoline_for
+from quickening.interp.functions import entry_depth, interpreted_info, trampoline_for
+from quickening.interp import functions as _functions
 from quickening.interp.localsproxy import f_locals, hidden_locals
 from quickening.interp.loop import run_frame
-from quickening.interp.ops.registry import INTERCEPTED_DEFS, INTERCEPTS, NULL
+from quickening.interp.ops.registry import NULL
+from quickening.interp.ops import registry as _registry
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+INTERCEPTED_DEFS = _registry.INTERCEPTED_DEFS
+INTERCEPTS = _registry.INTERCEPTS
+TRAMPOLINES = _functions.TRAMPOLINES
 
 
 def engine():

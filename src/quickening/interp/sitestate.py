@@ -21,8 +21,13 @@ import sys
 import types
 
 from quickening.interp import facts
-from quickening.interp.codeinfo import _INFOS, TRAMPOLINES
+from quickening.interp import codeinfo as _codeinfo
 from quickening.lens import decode as _decode
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+_INFOS = _codeinfo._INFOS
+TRAMPOLINES = _codeinfo.TRAMPOLINES
 
 _tables = []
 

@@ -39,7 +39,8 @@ from quickening.interp import facts, functions, generators, host, hostframes, lo
 from quickening.interp.frame import Frame
 from quickening.interp.lowering import Shape, SiteShape
 from quickening.interp.ops import calls
-from quickening.interp.ops.registry import INTERCEPTED_DEFS, INTERCEPTS, NULL, SWITCH
+from quickening.interp.ops.registry import NULL, SWITCH
+from quickening.interp.ops import registry as _registry
 from quickening.interp.quicken import pack32
 from quickening.interp.spec import FUNCTION_VERSION, IS, OPARG, Family, Guard, Hand
 from quickening.interp.typewatch import token
@@ -52,6 +53,11 @@ from quickening.interp.facts import (MEM32 as _MEM32, CFUNC_ML as _CFUNC_ML, FUN
                                      METH_NOARGS as _METH_NOARGS, METH_FASTCALL as _METH_FASTCALL,
                                      METH_CONVENTION_MASK as _MASK, cfunction_flags as _cflags,
                                      method_descr_flags as _dflags)
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+INTERCEPTED_DEFS = _registry.INTERCEPTED_DEFS
+INTERCEPTS = _registry.INTERCEPTS
 
 FAMILY = Family("CALL", stats_operands=-2)     # (--stats records the callable's type)
 

@@ -35,7 +35,7 @@ from types import (BuiltinMethodType, FunctionType, MethodType, MethodWrapperTyp
 from quickening.interp import facts, loop as _loop
 from quickening.interp.families import _datastack
 from quickening.interp.families._datastack import STACK_SPACE
-from quickening.interp.codeinfo import TRAMPOLINES
+from quickening.interp import codeinfo as _codeinfo
 from quickening.interp.frame import Frame
 from quickening.interp.lowering import Shape, SiteShape, source_attribute
 from quickening.interp.ops.registry import NULL
@@ -50,6 +50,10 @@ from quickening.interp.facts import (MEM8 as M8, MEM32 as M32, MEM64 as M64,
                                      TPFLAGS_IMMUTABLETYPE as F_IMMUTABLE,
                                      TPFLAGS_METHOD_DESCRIPTOR as F_METHOD_DESCRIPTOR,
                                      type_lookup as _type_lookup)
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+TRAMPOLINES = _codeinfo.TRAMPOLINES
 
 FAMILY = Family("LOAD_ATTR", stats_operands=1)
 

@@ -1,6 +1,11 @@
 """Attributes: LOAD_ATTR, STORE_ATTR, DELETE_ATTR, LOAD_SUPER_ATTR."""
 
-from quickening.interp.ops.registry import INTERCEPTS, NULL, handles, name, traced_on
+from quickening.interp.ops.registry import NULL, handles, name, traced_on
+from quickening.interp.ops import registry as _registry
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+INTERCEPTS = _registry.INTERCEPTS
 
 
 def _attr(info, oparg, pc, nxt):

@@ -14,8 +14,13 @@ from quickening.interp.frame import Frame
 from quickening.interp.loop import enter_and_push as _enter_and_push
 from quickening.interp.masquerade import call_as as _call_as, wants as _masquerade_wants
 from quickening.interp.ops.containers import function_str
-from quickening.interp.ops.registry import (INTERCEPTS, NULL, SWITCH, handles, star_iterable,
-                                            tp_name, traced_on)
+from quickening.interp.ops.registry import (NULL, SWITCH, handles, star_iterable, tp_name,
+                                            traced_on)
+from quickening.interp.ops import registry as _registry
+
+# (assigned, not imported: CPython 3.13 compiles a method call on a name an import
+# binds without its method form, which the host cannot specialize -- test_layers.py)
+INTERCEPTS = _registry.INTERCEPTS
 
 _TRAMPOLINES = functions.TRAMPOLINES
 _new_frame = functions.new_frame
