@@ -95,6 +95,8 @@ def _multiprocessing_processes():
         return 0
 
 
+_FIRST_WALK = 0.25   # s: no walk of the classes or functions before (see Agent)
+
 _SPAN = 1 << 16      # one read of /proc/self/mem covers values this close together
 
 
@@ -407,8 +409,12 @@ class Agent(object):
         self.func_index = {}
         self.want_types = set()  # versions waiting for the next walk
         self.want_funcs = set()
-        self.next_type_walk = 0.0
-        self.next_func_walk = 0.0
+        # (the first walk waits: a short program is walked once, at exit -- a
+        # walk in the middle of the run reads memory with a pread per group of
+        # classes, each giving up the GIL to the program and waiting to take it
+        # back, ~1-2 ms of a 0.1 s run)
+        self.next_type_walk = self.t0 + _FIRST_WALK
+        self.next_func_walk = self.t0 + _FIRST_WALK
         self.events_seen = set()
         self.stop = _Event()
         self.exited = None
@@ -976,8 +982,9 @@ class Agent(object):
     # Naming cached versions.  A walk reads the version of every class (or
     # of every function of the program) and keeps the whole index: versions
     # are never reused, so a later lookup of a known number needs no walk.
-    # Walks are throttled (at most one per 0.2 s, or 20x their cost) and
-    # always done at exit for what is still unnamed.
+    # Walks are throttled (none in the first _FIRST_WALK s, then at most one
+    # per 0.2 s, or 20x their cost) and always done at exit for what is still
+    # unnamed.
 
     def _resolve_types(self, wanted, final=False, eager=False):
         index = self.type_index
