@@ -81,7 +81,6 @@ _STARTS_PROCESS = frozenset(("os.fork", "os.forkpty", "os.posix_spawn", "os.spaw
                              "os.system", "subprocess.Popen"))
 
 
-
 def _multiprocessing_processes():
     """How many Process objects multiprocessing made here (its workers may be
     forked by a server process, where no audit event of ours sees them): its
