@@ -442,12 +442,17 @@ def _run_child(python, name, mode, timeout, tracemalloc=False, against=None, set
     last = proc.stdout.strip().splitlines()[-1]
     out = json.loads(last)
     if under:
-        refs = [line for line in proc.stderr.splitlines() if "I   refs:" in line
-                or "I refs:" in line]
-        if not refs:
+        count = instruction_count(proc.stderr)
+        if count is None:
             return {"error": "valgrind printed no instruction count"}
-        out["instructions"] = int(refs[-1].rsplit(":", 1)[1].replace(",", ""))
+        out["instructions"] = count
     return out
+
+
+def instruction_count(stderr):
+    """The instructions valgrind's summary line (`I refs:`) gives, or None."""
+    refs = [line for line in stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
+    return int(refs[-1].rsplit(":", 1)[1].replace(",", "")) if refs else None
 
 
 def geomean(values):

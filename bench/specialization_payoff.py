@@ -103,11 +103,11 @@ def _run(mode, source, against, extra_env=(), under=(), setup_only=False):
         raise SystemExit(f"{mode} run failed:\n{out.stderr}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
     if under:
-        refs = [line for line in out.stderr.splitlines() if "I refs:" in line
-                or "I   refs:" in line]
-        if not refs:
+        from interp_speed import instruction_count
+        count = instruction_count(out.stderr)
+        if count is None:
             raise SystemExit("valgrind printed no instruction count")
-        result.append(int(refs[-1].rsplit(":", 1)[1].replace(",", "")))
+        result.append(count)
     return result
 
 

@@ -158,13 +158,10 @@ class Resolver:
         """The name of the first code object with `version`, in the order of a
         depth-first walk from the live functions' code (None when none has it)."""
         if self._roots is None:
-            trampolines = getattr(sys.modules.get("quickening.interp.functions"), "TRAMPOLINES", {})
             self._roots = []
             for fn in self._live[0]:
-                info = trampolines.get(id(fn.__code__))
+                info = TRAMPOLINES.get(id(fn.__code__))
                 self._roots.append((fn.__module__, info.code if info is not None else fn.__code__))
-        codeinfo = sys.modules.get("quickening.interp.codeinfo")
-        infos = codeinfo._INFOS if codeinfo is not None else {}
         # (facts.code_version read in place and no generator per code: the walk
         # passes thousands of code objects, once per capture that needs it)
         mem32, at, code_type = facts.MEM32, facts.CODE_VERSION, types.CodeType
@@ -177,7 +174,7 @@ class Resolver:
             seen.add(key)
             if mem32[(key + at) >> 2] == version:
                 return f"{module}.{code.co_qualname}"
-            trampoline = getattr(infos.get(key), "trampoline", None)
+            trampoline = getattr(_INFOS.get(key), "trampoline", None)
             if trampoline is not None and mem32[(id(trampoline) + at) >> 2] == version:
                 return f"{module}.{code.co_qualname}"
             for k in code.co_consts:

@@ -708,10 +708,10 @@ class Agent(object):
             # the process is about to become another program: no exit hooks
             # run, so its last sample is taken now
             if not self.done and os.getpid() == self.pid:
-                self._write(("event", self.now(), "note",
+                t = self.now()
+                self._write(("event", t, "note",
                              "the program replaced itself with os.exec* (%s) at %.3f s: "
-                             "the report covers what ran before" % (args[0] if args else "?",
-                                                                  self.now())))
+                             "the report covers what ran before" % (args[0] if args else "?", t)))
                 self.finish()
         elif event in ("sys.settrace", "sys.setprofile",
                        "sys._settraceallthreads", "sys._setprofileallthreads",
